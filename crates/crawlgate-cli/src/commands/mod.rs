@@ -1,0 +1,4 @@
+//! One module per top-level subcommand.
+
+pub(crate) mod robots;
+pub(crate) mod sitemap;

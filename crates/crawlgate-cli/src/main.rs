@@ -1,0 +1,65 @@
+//! `crawlgate`: the command line. The only crate that prints (ARCHITECTURE.md, "Invariants").
+
+// This crate is the one place allowed to print.
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Cross-check a site's robots.txt, sitemaps, meta robots, X-Robots-Tag and canonicals the way
+/// Googlebot reads them.
+#[derive(Debug, Parser)]
+#[command(name = "crawlgate", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Test URLs against a robots.txt, or lint one.
+    Robots(commands::robots::RobotsArgs),
+    /// Check a sitemap file.
+    Sitemap(commands::sitemap::SitemapArgs),
+}
+
+/// Exit codes (README.md, "Exit codes"); clap itself exits 2 on usage errors.
+pub(crate) mod exit {
+    use std::process::ExitCode;
+
+    /// No finding at or above the failure threshold.
+    pub(crate) const OK: u8 = 0;
+    /// Findings at or above the failure threshold.
+    pub(crate) const FINDINGS: u8 = 1;
+    /// Usage or runtime error.
+    pub(crate) const ERROR: u8 = 2;
+
+    pub(crate) fn code(code: u8) -> ExitCode {
+        ExitCode::from(code)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Robots(args) => commands::robots::run(args),
+        Command::Sitemap(args) => commands::sitemap::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            // A closed pipe (`crawlgate robots test … | head`) is not an error.
+            if err.chain().any(|cause| {
+                cause
+                    .downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) {
+                return exit::code(exit::OK);
+            }
+            eprintln!("error: {err:#}");
+            exit::code(exit::ERROR)
+        }
+    }
+}

@@ -1,0 +1,5 @@
+//! End-to-end tests: run the `crawlgate` binary against fixtures and sites served on 127.0.0.1.
+//!
+//! One test binary (owned by crates/crawlgate-cli through `[[test]]`), one module per command.
+
+mod util;
