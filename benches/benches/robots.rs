@@ -1,0 +1,3 @@
+//! robots benchmark (built in its issue).
+
+fn main() {}

@@ -1,0 +1,3 @@
+//! signals benchmark (built in its issue).
+
+fn main() {}

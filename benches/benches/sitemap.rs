@@ -1,0 +1,3 @@
+//! sitemap benchmark (built in its issue).
+
+fn main() {}
