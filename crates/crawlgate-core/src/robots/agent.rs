@@ -7,7 +7,7 @@
 //! never decide anything and are left out.
 
 use super::pattern::Pattern;
-use super::{Directive, GroupSelection, MatchedRule, RobotsTxt, Rule, Verdict};
+use super::{Directive, Group, GroupAgent, GroupSelection, MatchedRule, RobotsTxt, Rule, Verdict};
 
 /// The rules of the groups that apply to one crawler, compiled for many checks.
 #[derive(Debug, Clone)]
@@ -35,43 +35,46 @@ impl Entry<'_> {
     }
 }
 
+/// Google's group selection: the groups naming the first token of the chain that any group
+/// names, else the `*` groups, else none.
+fn select<'a>(groups: &'a [Group], tokens: &[&str]) -> (GroupSelection, Vec<&'a Group>) {
+    for token in tokens {
+        let user_agent_lines: Vec<u32> = groups
+            .iter()
+            .flat_map(|group| &group.user_agents)
+            .filter(|ua| ua.names(token))
+            .map(|ua| ua.line)
+            .collect();
+        if !user_agent_lines.is_empty() {
+            let selection = GroupSelection {
+                token: Some((*token).to_owned()),
+                global: false,
+                user_agent_lines,
+            };
+            return (
+                selection,
+                groups.iter().filter(|group| group.names(token)).collect(),
+            );
+        }
+    }
+    let chosen: Vec<&Group> = groups.iter().filter(|group| group.is_global()).collect();
+    let user_agent_lines = chosen
+        .iter()
+        .flat_map(|group| &group.user_agents)
+        .filter(|ua| ua.agent == GroupAgent::Global)
+        .map(|ua| ua.line)
+        .collect();
+    let selection = GroupSelection {
+        token: None,
+        global: !chosen.is_empty(),
+        user_agent_lines,
+    };
+    (selection, chosen)
+}
+
 impl<'a> AgentRules<'a> {
     pub(super) fn compile(robots: &'a RobotsTxt, tokens: &[&str]) -> AgentRules<'a> {
-        let groups = robots.groups();
-        let specific = tokens.iter().find_map(|token| {
-            let lines: Vec<u32> = groups
-                .iter()
-                .flat_map(|group| &group.user_agents)
-                .filter(|ua| ua.names(token))
-                .map(|ua| ua.line)
-                .collect();
-            (!lines.is_empty()).then_some((*token, lines))
-        });
-        let (selection, chosen): (GroupSelection, Vec<_>) = match specific {
-            Some((token, user_agent_lines)) => (
-                GroupSelection {
-                    token: Some(token.to_owned()),
-                    global: false,
-                    user_agent_lines,
-                },
-                groups.iter().filter(|group| group.names(token)).collect(),
-            ),
-            None => {
-                let chosen: Vec<_> = groups.iter().filter(|group| group.is_global()).collect();
-                let user_agent_lines: Vec<u32> = chosen
-                    .iter()
-                    .flat_map(|group| &group.user_agents)
-                    .filter(|ua| matches!(ua.agent, super::GroupAgent::Global))
-                    .map(|ua| ua.line)
-                    .collect();
-                let selection = GroupSelection {
-                    token: None,
-                    global: !chosen.is_empty(),
-                    user_agent_lines,
-                };
-                (selection, chosen)
-            }
-        };
+        let (selection, chosen) = select(robots.groups(), tokens);
         let mut entries: Vec<Entry<'a>> = chosen
             .into_iter()
             .flat_map(|group| &group.rules)

@@ -139,6 +139,8 @@ pub enum ByteOrderMark {
 }
 
 /// What one physical line is, and the facts lint rules need about it.
+// The flags are independent facts, as in Google's `LineMetadata`; an enum would not fit.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LineFacts {
     /// 1-based line number, as Google counts lines.

@@ -68,17 +68,14 @@ fn physical_lines(body: &[u8], start: usize) -> impl Iterator<Item = (usize, &[u
         }
         let rest = body.get(at..).unwrap_or_default();
         let line_start = at;
-        match memchr::memchr2(b'\n', b'\r', rest) {
-            Some(end) => {
-                let line = rest.get(..end).unwrap_or_default();
-                let crlf = rest.get(end..end + 2) == Some(b"\r\n");
-                at += end + if crlf { 2 } else { 1 };
-                Some((line_start, line))
-            }
-            None => {
-                done = true;
-                Some((line_start, rest))
-            }
+        if let Some(end) = memchr::memchr2(b'\n', b'\r', rest) {
+            let line = rest.get(..end).unwrap_or_default();
+            let crlf = rest.get(end..end + 2) == Some(b"\r\n");
+            at += end + if crlf { 2 } else { 1 };
+            Some((line_start, line))
+        } else {
+            done = true;
+            Some((line_start, rest))
         }
     })
 }
@@ -384,7 +381,7 @@ mod tests {
             GOOGLE_MAX_LINE_BYTES - "Disallow: ".len()
         );
         // Exactly at the limit is not too long.
-        let exact = [b"a: ".as_slice(), &[b'x'; GOOGLE_MAX_LINE_BYTES - 3]].concat();
+        let exact = [b"a: ".as_slice(), &vec![b'x'; GOOGLE_MAX_LINE_BYTES - 3]].concat();
         assert!(!parse(&exact).lines[0].too_long);
         let over = [exact.as_slice(), b"x"].concat();
         assert!(parse(&over).lines[0].too_long);

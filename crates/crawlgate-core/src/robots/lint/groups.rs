@@ -237,10 +237,8 @@ fn sensitive_paths(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<I
     for (line, pattern, sensitive, other_lines) in found {
         let mut issue = sensitive_issue(line, pattern, sensitive);
         if !other_lines.is_empty() {
-            issue.message.push_str(&format!(
-                " (also on line {})",
-                listing(&other_lines, options.list_limit)
-            ));
+            let also = listing(&other_lines, options.list_limit);
+            issue.message = format!("{} (also on line {also})", issue.message);
         }
         issues.push(issue);
     }

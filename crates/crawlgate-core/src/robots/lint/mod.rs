@@ -117,10 +117,12 @@ fn quote(text: &str) -> String {
 /// `a, b, c and 4 more`
 fn listing(items: &[String], limit: usize) -> String {
     let shown = items.get(..limit.min(items.len())).unwrap_or_default();
-    let mut text = shown.join(", ");
-    let rest = items.len() - shown.len();
-    if rest > 0 {
-        text.push_str(&format!(" and {rest} more"));
+    let text = shown.join(", ");
+    match items.len() - shown.len() {
+        0 => text,
+        rest => format!("{text} and {rest} more"),
     }
-    text
 }
+
+#[cfg(test)]
+mod tests;
