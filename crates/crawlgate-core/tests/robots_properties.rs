@@ -41,8 +41,75 @@ fn path_text() -> impl Strategy<Value = String> {
     proptest::string::string_regex("/[ab$/]{0,14}").expect("regex")
 }
 
+/// Google's decision computed the slow way: every rule tried, the longest match per directive
+/// kept (with the `index.htm` retry for Allow), Disallow winning only when strictly longer.
+fn reference_allowed(rules: &[(bool, String)], path: &str) -> bool {
+    let mut best_allow = 0;
+    let mut best_disallow = 0;
+    for (allow, pattern) in rules {
+        let body = format!("User-agent: *\nAllow: {pattern}");
+        let robots = RobotsTxt::parse(body.as_bytes());
+        let escaped = robots.groups()[0].rules[0].escaped.clone();
+        let mut priority =
+            reference_matches(path.as_bytes(), escaped.as_bytes()).then_some(escaped.len());
+        let index_slash = escaped
+            .rfind('/')
+            .filter(|&slash| escaped[slash..].starts_with("/index.htm"));
+        if let (None, true, Some(slash)) = (priority, *allow, index_slash) {
+            let retry = format!("{}$", &escaped[..=slash]);
+            priority = reference_matches(path.as_bytes(), retry.as_bytes()).then_some(retry.len());
+        }
+        let Some(priority) = priority else { continue };
+        if *allow {
+            best_allow = best_allow.max(priority);
+        } else {
+            best_disallow = best_disallow.max(priority);
+        }
+    }
+    best_disallow <= best_allow
+}
+
+fn rule_pattern() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("/"),
+            Just("a"),
+            Just("b"),
+            Just("*"),
+            Just("$"),
+            Just("/index.html"),
+            Just("%61"),
+            Just("ä")
+        ],
+        0..6,
+    )
+    .prop_map(|pieces| pieces.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn decisions_agree_with_a_brute_force_longest_match(
+        rules in proptest::collection::vec((any::<bool>(), rule_pattern()), 0..25),
+        paths in proptest::collection::vec(proptest::string::string_regex("/[ab/$]{0,8}(index.html?)?").expect("regex"), 1..10),
+    ) {
+        let mut body = String::from("User-agent: *\n");
+        for (allow, pattern) in &rules {
+            body.push_str(if *allow { "Allow: " } else { "Disallow: " });
+            body.push_str(pattern);
+            body.push('\n');
+        }
+        let robots = RobotsTxt::parse(body.as_bytes());
+        let agent = robots.agent(&["x"]);
+        for path in &paths {
+            let verdict = agent.verdict(path);
+            prop_assert_eq!(verdict.allowed, reference_allowed(&rules, path), "path {:?} rules {:?}", path, rules);
+            if let Some(rule) = verdict.decided_by {
+                prop_assert!(robots.groups()[0].rules.iter().any(|r| r.line == rule.line && r.matches(path)));
+            }
+        }
+    }
 
     #[test]
     fn the_matcher_agrees_with_the_position_set_reference(pattern in pattern_text(), path in path_text()) {

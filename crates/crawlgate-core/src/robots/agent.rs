@@ -4,16 +4,21 @@
 //! it is strictly longer. Sorting the rules by priority (longest first), Allow before Disallow at
 //! equal priority and file order among equals, makes the first matching rule the one Google's
 //! `matching_line()` reports, so a check stops at its first match. Empty rules (priority 0)
-//! never decide anything and are left out.
+//! never decide anything and are left out. A trie over the rules' literal prefixes
+//! (`prefix_index.rs`) skips the rules that cannot match the path at all.
 
 use super::pattern::Pattern;
+use super::prefix_index::PrefixIndex;
 use super::{Directive, Group, GroupAgent, GroupSelection, MatchedRule, RobotsTxt, Rule, Verdict};
 
 /// The rules of the groups that apply to one crawler, compiled for many checks.
 #[derive(Debug, Clone)]
 pub struct AgentRules<'a> {
     selection: GroupSelection,
+    /// In decision order.
     entries: Vec<Entry<'a>>,
+    /// The entries by literal prefix, numbered as in `entries`.
+    index: PrefixIndex,
 }
 
 /// One way a rule can match: its pattern, or (for `…/index.htm*` Allow rules) the `…/$` retry.
@@ -98,7 +103,12 @@ impl<'a> AgentRules<'a> {
             })
             .collect();
         entries.sort_by_key(Entry::order);
-        AgentRules { selection, entries }
+        let index = PrefixIndex::build(entries.iter().map(|entry| entry.pattern.literal_prefix()));
+        AgentRules {
+            selection,
+            entries,
+            index,
+        }
     }
 
     /// The verdict for `path_and_query` (already reduced with
@@ -126,10 +136,11 @@ impl<'a> AgentRules<'a> {
     /// The rule that decides `path_and_query`, if any non-empty rule matches.
     pub fn deciding_rule(&self, path_and_query: &str) -> Option<&'a Rule> {
         let path = path_and_query.as_bytes();
-        self.entries
-            .iter()
-            .find(|entry| entry.pattern.matches(path))
-            .map(|entry| entry.rule)
+        let entry = |number: u32| self.entries.get(number as usize);
+        let first = self.index.first_match(path, |number| {
+            entry(number).is_some_and(|entry| entry.pattern.matches(path))
+        })?;
+        entry(first).map(|entry| entry.rule)
     }
 
     /// Which groups apply.

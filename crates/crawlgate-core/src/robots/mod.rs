@@ -24,6 +24,7 @@ mod agent;
 pub mod lint;
 mod parse;
 mod pattern;
+mod prefix_index;
 pub mod sensitive;
 mod url;
 

@@ -73,6 +73,14 @@ impl Pattern {
         }
     }
 
+    /// The literal text before the first `*`: every path the pattern matches starts with it.
+    pub(crate) fn literal_prefix(&self) -> &[u8] {
+        self.pieces
+            .first()
+            .and_then(|range| self.text.get(range.clone()))
+            .unwrap_or_default()
+    }
+
     /// Whether the pattern matches `path`, anchored at its start.
     pub(crate) fn matches(&self, path: &[u8]) -> bool {
         let piece = |range: &Range<usize>| self.text.get(range.clone()).unwrap_or_default();
