@@ -7,7 +7,6 @@
 //! piece to the end of the path.
 
 use memchr::memmem;
-use std::ops::Range;
 
 /// Escapes a rule value as Google's `MaybeEscapePattern` does: bytes ≥ 0x80 become `%XX`
 /// (upper-case hex) and existing `%xx` escapes are upper-cased. Nothing else changes.
@@ -41,16 +40,33 @@ pub(crate) fn escape_pattern(value: &[u8]) -> String {
 }
 
 /// A pattern split at `*` into literal pieces, with its final `$` (if any) as an end anchor.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// The pieces after the first are searched with prebuilt `memmem` finders: rules are compiled
+/// once and tried against many paths.
+#[derive(Debug, Clone)]
 pub(crate) struct Pattern {
     /// The pattern without its final `$`.
     text: Box<[u8]>,
-    /// The literal pieces between `*`s, as ranges of `text`; never empty (a pattern without `*`
-    /// is one piece).
-    pieces: Box<[Range<usize>]>,
+    /// The literal piece before the first `*` (the whole text when there is no `*`).
+    prefix: Box<[u8]>,
+    /// The non-empty pieces strictly between the first and the last `*`-separated piece.
+    middle: Box<[memmem::Finder<'static>]>,
+    /// The piece after the last `*`; `None` when the pattern has no `*`.
+    last: Option<Box<[u8]>>,
+    /// A finder for `last` when it is non-empty and not anchored.
+    last_finder: Option<memmem::Finder<'static>>,
     /// The pattern ended in `$`: the path must end where the pattern ends.
     anchored_end: bool,
 }
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Self) -> bool {
+        // Everything else is derived from these two.
+        (&self.text, self.anchored_end) == (&other.text, other.anchored_end)
+    }
+}
+
+impl Eq for Pattern {}
 
 impl Pattern {
     pub(crate) fn compile(pattern: &[u8]) -> Pattern {
@@ -59,60 +75,56 @@ impl Pattern {
             Some((b'$', rest)) => (rest, true),
             _ => (pattern, false),
         };
-        let mut pieces = Vec::new();
-        let mut start = 0;
-        for star in memchr::memchr_iter(b'*', text) {
-            pieces.push(start..star);
-            start = star + 1;
-        }
-        pieces.push(start..text.len());
+        let mut pieces = text.split(|&byte| byte == b'*');
+        let prefix = pieces.next().unwrap_or_default();
+        let mut rest: Vec<&[u8]> = pieces.collect();
+        let last = rest.pop();
+        let middle = rest
+            .into_iter()
+            .filter(|piece| !piece.is_empty())
+            .map(|piece| memmem::Finder::new(piece).into_owned())
+            .collect();
+        let last_finder = last
+            .filter(|piece| !piece.is_empty() && !anchored_end)
+            .map(|piece| memmem::Finder::new(piece).into_owned());
         Pattern {
             text: text.into(),
-            pieces: pieces.into(),
+            prefix: prefix.into(),
+            middle,
+            last: last.map(Into::into),
+            last_finder,
             anchored_end,
         }
     }
 
     /// The literal text before the first `*`: every path the pattern matches starts with it.
     pub(crate) fn literal_prefix(&self) -> &[u8] {
-        self.pieces
-            .first()
-            .and_then(|range| self.text.get(range.clone()))
-            .unwrap_or_default()
+        &self.prefix
     }
 
     /// Whether the pattern matches `path`, anchored at its start.
     pub(crate) fn matches(&self, path: &[u8]) -> bool {
-        let piece = |range: &Range<usize>| self.text.get(range.clone()).unwrap_or_default();
-        let Some((first, rest)) = self.pieces.split_first() else {
-            return true;
-        };
-        let first = piece(first);
-        if !path.starts_with(first) {
+        if !path.starts_with(&self.prefix) {
             return false;
         }
-        let Some((last, middle)) = rest.split_last() else {
-            return !self.anchored_end || path.len() == first.len();
+        let Some(last) = &self.last else {
+            return !self.anchored_end || path.len() == self.prefix.len();
         };
-        let mut at = first.len();
-        for range in middle {
-            let needle = piece(range);
-            if needle.is_empty() {
-                continue;
-            }
-            let Some(found) = path.get(at..).and_then(|tail| memmem::find(tail, needle)) else {
+        let mut at = self.prefix.len();
+        for finder in &self.middle {
+            let Some(found) = path.get(at..).and_then(|tail| finder.find(tail)) else {
                 return false;
             };
-            at += found + needle.len();
+            at += found + finder.needle().len();
         }
-        let last = piece(last);
         if self.anchored_end {
-            path.len() >= at + last.len() && path.ends_with(last)
-        } else {
-            last.is_empty()
-                || path
-                    .get(at..)
-                    .is_some_and(|tail| memmem::find(tail, last).is_some())
+            return path.len() >= at + last.len() && path.ends_with(last);
+        }
+        match &self.last_finder {
+            None => true,
+            Some(finder) => path
+                .get(at..)
+                .is_some_and(|tail| finder.find(tail).is_some()),
         }
     }
 }
