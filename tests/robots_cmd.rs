@@ -210,6 +210,47 @@ fn test_refuses_urls_for_the_file_and_an_empty_url_list() {
 }
 
 #[test]
+fn test_reads_a_file_as_googlebot_does_only_its_first_500_kib() {
+    let file = std::env::temp_dir().join(format!("crawlgate-big-{}.txt", std::process::id()));
+    let mut body = String::from("User-agent: *\nDisallow: /early\n");
+    while body.len() < 520_000 {
+        body.push_str("# padding padding padding padding padding padding padding padding\n");
+    }
+    body.push_str("Disallow: /late\n");
+    std::fs::write(&file, &body).expect("write robots.txt");
+    let path = file.display().to_string();
+    let output = crawlgate(&["robots", "test", &path, "-u", "a", "/early", "/late"]);
+    let lint = crawlgate(&["robots", "lint", &path]);
+    std::fs::remove_file(&file).ok();
+    assert_eq!(
+        stdout(&output),
+        "disallowed\t/early\tline 2: Disallow: /early\nallowed\t/late\tno matching rule\n"
+    );
+    let lint = stdout(&lint);
+    assert!(lint.contains("error[robots/oversize]"), "{lint}");
+    assert!(lint.contains("Disallow: /late"), "{lint}");
+}
+
+#[test]
+fn test_rejects_an_overlong_url_line() {
+    let list = std::env::temp_dir().join(format!("crawlgate-long-{}.txt", std::process::id()));
+    std::fs::write(&list, format!("/ok\n/{}\n", "a".repeat(70_000))).expect("write URL list");
+    let output = crawlgate(&[
+        "robots",
+        "test",
+        &example(),
+        "-u",
+        "a",
+        "--urls-from",
+        &list.display().to_string(),
+    ]);
+    std::fs::remove_file(&list).ok();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("line 2"), "{}", stderr(&output));
+    assert_eq!(stdout(&output), "allowed\t/ok\tno matching rule\n");
+}
+
+#[test]
 fn test_help_explains_token_matching() {
     let help = stdout(&crawlgate(&["robots", "test", "--help"]));
     assert!(help.contains("AB42bot"), "{help}");

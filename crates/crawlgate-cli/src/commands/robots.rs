@@ -8,9 +8,12 @@ use crate::exit;
 use anyhow::{Context, bail};
 use crawlgate_core::Severity;
 use crawlgate_core::robots::lint::{LintOptions, lint};
-use crawlgate_core::robots::{AgentRules, RobotsTxt, path_params_query, product_token_of_header};
+use crawlgate_core::robots::{
+    AgentRules, Directive, GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query,
+    product_token_of_header,
+};
 use serde::Serialize;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -126,21 +129,36 @@ fn parse_fail_on(text: &str) -> Result<FailOn, String> {
         .map_err(|_| format!("`{text}` is not one of critical, error, warning, notice, never"))
 }
 
+/// `robots lint` reads files up to this size (the rules past Google's 500 KiB cut are listed).
+const LINT_MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A URL line of `--urls-from` longer than this is an error, so one line cannot fill memory.
+const MAX_URL_LINE_BYTES: usize = 64 * 1024;
+
 pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
     match args.command {
         RobotsCommand::Test(args) => {
-            let body = read_robots(&args.file)?;
+            // Google parses only the first 500 KiB, so nothing past it is read.
+            let (body, _) = read_robots(&args.file, GOOGLE_MAX_ROBOTS_BYTES)?;
             test_body(&body, &args)
         }
         RobotsCommand::Lint(args) => {
-            let body = read_robots(&args.file)?;
+            let (body, complete) = read_robots(&args.file, LINT_MAX_FILE_BYTES)?;
+            if !complete {
+                bail!(
+                    "`{}` is larger than {LINT_MAX_FILE_BYTES} bytes; Google reads only the first \
+                     {GOOGLE_MAX_ROBOTS_BYTES} bytes of a robots.txt",
+                    args.file
+                );
+            }
             lint_body(&args.file, &body, &args)
         }
     }
 }
 
-/// Reads a robots.txt file. A URL is refused with a clear message until the crawler lands.
-fn read_robots(file: &str) -> anyhow::Result<Vec<u8>> {
+/// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file. A URL
+/// is refused with a clear message until the crawler lands.
+fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
     let lower = file.to_ascii_lowercase();
     if lower.starts_with("http://") || lower.starts_with("https://") {
         bail!(
@@ -148,7 +166,17 @@ fn read_robots(file: &str) -> anyhow::Result<Vec<u8>> {
              save it (e.g. `curl -o robots.txt {file}`) and pass the file's path"
         );
     }
-    std::fs::read(file).with_context(|| format!("cannot read robots.txt file `{file}`"))
+    let context = || format!("cannot read robots.txt file `{file}`");
+    let opened = std::fs::File::open(file).with_context(context)?;
+    let mut body = Vec::new();
+    let wanted = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    opened
+        .take(wanted)
+        .read_to_end(&mut body)
+        .with_context(context)?;
+    let complete = body.len() <= limit;
+    body.truncate(limit);
+    Ok((body, complete))
 }
 
 /// The token to match with: the argument verbatim, or a full header's product token.
@@ -215,8 +243,7 @@ fn write_verdict(
 ) -> anyhow::Result<()> {
     let path = path_params_query(url);
     let rule = agent.deciding_rule(&path);
-    let allowed =
-        rule.is_none_or(|rule| rule.directive == crawlgate_core::robots::Directive::Allow);
+    let allowed = rule.is_none_or(|rule| rule.directive == Directive::Allow);
     if json {
         let record = TestRecord {
             url,
@@ -256,13 +283,21 @@ fn for_each_line(
     };
     let mut reader = reader;
     let mut line = Vec::new();
-    loop {
+    for number in 1u64.. {
         line.clear();
-        let read = reader
+        let limit = u64::try_from(MAX_URL_LINE_BYTES).unwrap_or(u64::MAX);
+        let read = (&mut reader)
+            .take(limit)
             .read_until(b'\n', &mut line)
             .with_context(|| format!("cannot read URL list `{}`", source.display()))?;
         if read == 0 {
-            return Ok(());
+            break;
+        }
+        if read >= MAX_URL_LINE_BYTES && line.last() != Some(&b'\n') {
+            bail!(
+                "line {number} of URL list `{}` is longer than {MAX_URL_LINE_BYTES} bytes",
+                source.display()
+            );
         }
         let text = String::from_utf8_lossy(&line);
         let url = text.trim();
@@ -270,6 +305,7 @@ fn for_each_line(
             each(url)?;
         }
     }
+    Ok(())
 }
 
 /// One `robots lint --json` line.

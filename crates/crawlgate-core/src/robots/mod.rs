@@ -371,3 +371,36 @@ pub struct GroupSelection {
     /// lines); empty when no group applies.
     pub user_agent_lines: Vec<u32>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsed_files_and_compiled_agents_can_be_shared_between_threads() {
+        fn shareable<T: Send + Sync + Clone + fmt::Debug>() {}
+        shareable::<RobotsTxt>();
+        shareable::<AgentRules<'static>>();
+    }
+
+    #[test]
+    fn parse_fetched_reads_only_the_first_500_kib_and_remembers_the_cut() {
+        let mut body = b"User-agent: *\n".to_vec();
+        body.resize(GOOGLE_MAX_ROBOTS_BYTES, b'\n');
+        body.extend_from_slice(b"Disallow: /late\n");
+        let fetched = RobotsTxt::parse_fetched(&body);
+        assert!(fetched.verdict("a", "/late").allowed);
+        assert_eq!(
+            fetched.fetch_cut(),
+            Some(FetchCut {
+                parsed_bytes: GOOGLE_MAX_ROBOTS_BYTES,
+                total_bytes: body.len()
+            })
+        );
+        let library = RobotsTxt::parse(&body);
+        assert!(!library.verdict("a", "/late").allowed);
+        assert_eq!(library.fetch_cut(), None);
+        let small = RobotsTxt::parse_fetched(b"User-agent: *\nDisallow: /");
+        assert_eq!(small.fetch_cut(), None);
+    }
+}

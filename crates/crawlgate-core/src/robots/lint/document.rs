@@ -4,6 +4,9 @@ use super::{LintOptions, issue, listing, rule_ids};
 use crate::robots::{GOOGLE_MAX_ROBOTS_BYTES, LineFacts, LineKind, RobotsTxt};
 use crate::{Issue, Severity};
 
+/// How much of an oversized body is parsed to list the rules Google never reads.
+const OVERSIZE_SCAN_BYTES: usize = 16 * 1024 * 1024;
+
 pub(super) fn check(
     robots: &RobotsTxt,
     body: &[u8],
@@ -139,13 +142,20 @@ fn oversize(robots: &RobotsTxt, body: &[u8], options: &LintOptions, issues: &mut
     if body.len() <= GOOGLE_MAX_ROBOTS_BYTES {
         return;
     }
-    // The rules past the cut are only in a parse of the whole body.
+    // The rules past the cut are only in a parse of the whole body, bounded so a huge body
+    // costs bounded memory.
     let whole;
+    let scanned = body.get(..OVERSIZE_SCAN_BYTES).unwrap_or(body);
     let lines = if robots.fetch_cut().is_some() {
-        whole = RobotsTxt::parse(body);
+        whole = RobotsTxt::parse(scanned);
         whole.lines()
     } else {
         robots.lines()
+    };
+    let partly = if robots.fetch_cut().is_some() && scanned.len() < body.len() {
+        format!(" (rules listed from the first {OVERSIZE_SCAN_BYTES} bytes)")
+    } else {
+        String::new()
     };
     let cut_line = line_at(lines, GOOGLE_MAX_ROBOTS_BYTES);
     let lost: Vec<String> = lines
@@ -179,7 +189,7 @@ fn oversize(robots: &RobotsTxt, body: &[u8], options: &LintOptions, issues: &mut
             Severity::Error,
             format!(
                 "the file is {size} bytes; Google reads only the first {GOOGLE_MAX_ROBOTS_BYTES} \
-                 (500 KiB), so these {} rule(s) past the cut are ignored: {}",
+                 (500 KiB), so these {} rule(s) past the cut are ignored{partly}: {}",
                 lost.len(),
                 listing(&lost, options.list_limit)
             ),
