@@ -176,8 +176,9 @@ fn shadowed_global(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<I
 }
 
 fn duplicate_groups(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<Issue>) {
-    // Agent name (lower-case) → (group index, user-agent line) of each group naming it.
-    let mut named: BTreeMap<String, Vec<(usize, u32)>> = BTreeMap::new();
+    // Agent name (lower-case) → (group index, user-agent line, value as written) of each group
+    // naming it.
+    let mut named: BTreeMap<String, Vec<(usize, u32, &str)>> = BTreeMap::new();
     for (index, group) in robots.groups().iter().enumerate() {
         for ua in &group.user_agents {
             let name = match &ua.agent {
@@ -186,16 +187,26 @@ fn duplicate_groups(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<
                 GroupAgent::Token(_) => continue,
             };
             let groups = named.entry(name).or_default();
-            if groups.last().is_none_or(|(last, _)| *last != index) {
-                groups.push((index, ua.line));
+            if groups.last().is_none_or(|(last, _, _)| *last != index) {
+                groups.push((index, ua.line, ua.value.as_str()));
             }
         }
     }
     for (name, groups) in named {
-        let Some(&(_, second)) = groups.get(1) else {
+        let Some(&(_, second, _)) = groups.get(1) else {
             continue;
         };
-        let lines: Vec<String> = groups.iter().map(|(_, line)| line.to_string()).collect();
+        // Say how a value was read when it is not the name itself (`bot1` is read as `bot`).
+        let lines: Vec<String> = groups
+            .iter()
+            .map(|(_, line, value)| {
+                if value.eq_ignore_ascii_case(&name) {
+                    line.to_string()
+                } else {
+                    format!("{line} (`{}`)", quote(value))
+                }
+            })
+            .collect();
         issues.push(issue(
             rule_ids::DUPLICATE_GROUPS,
             Severity::Notice,

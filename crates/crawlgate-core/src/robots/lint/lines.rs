@@ -192,9 +192,17 @@ fn is_sitemap_url(value: &str) -> bool {
         .is_ok_and(|url| matches!(url.scheme(), "http" | "https" | "ftp") && url.host().is_some())
 }
 
-/// The line's bytes as written, up to its line end.
+/// The line's bytes as written, up to its line end (without the BOM Google skips on line 1).
 fn raw_line(body: &[u8], offset: usize) -> &[u8] {
-    let rest = body.get(offset..).unwrap_or_default();
+    let mut rest = body.get(offset..).unwrap_or_default();
+    if offset == 0 {
+        for bom_byte in [0xEF, 0xBB, 0xBF] {
+            match rest.split_first() {
+                Some((&first, tail)) if first == bom_byte => rest = tail,
+                _ => break,
+            }
+        }
+    }
     let end = memchr::memchr2(b'\n', b'\r', rest).unwrap_or(rest.len());
     rest.get(..end).unwrap_or_default()
 }

@@ -104,10 +104,18 @@ fn issue(rule: &'static str, severity: Severity, line: Option<u32>, message: Str
     }
 }
 
-/// A short, printable quote of some text (at most 80 characters).
+/// A short, printable quote of some text (at most 80 characters, control characters escaped so
+/// a message stays on one line and shows what is there).
 fn quote(text: &str) -> String {
     const MAX: usize = 80;
-    let mut quoted: String = text.chars().take(MAX).collect();
+    let mut quoted = String::new();
+    for character in text.chars().take(MAX) {
+        if character.is_control() || character == '\u{FEFF}' {
+            quoted.extend(character.escape_default());
+        } else {
+            quoted.push(character);
+        }
+    }
     if text.chars().nth(MAX).is_some() {
         quoted.push('…');
     }
@@ -126,3 +134,17 @@ fn listing(items: &[String], limit: usize) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod quote_tests {
+    use super::quote;
+
+    #[test]
+    fn quotes_are_short_single_line_and_show_control_characters() {
+        assert_eq!(quote("Disallow /a /b"), "Disallow /a /b");
+        assert_eq!(quote("\u{11}\u{FEFF}x\ty"), "\\u{11}\\u{feff}x\\ty");
+        let long = "x".repeat(100);
+        assert_eq!(quote(&long).chars().count(), 81);
+        assert!(quote(&long).ends_with('…'));
+    }
+}

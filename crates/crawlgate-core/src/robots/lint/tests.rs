@@ -304,6 +304,17 @@ fn group_shadows_global_lists_the_lost_star_rules() {
 fn duplicate_groups_flags_a_name_in_two_groups() {
     let body = "User-agent: Googlebot\nDisallow: /a\nUser-agent: *\nDisallow: /b\nUser-agent: googlebot\nDisallow: /c";
     assert_eq!(lines_of(body, rule_ids::DUPLICATE_GROUPS), vec![5]);
+    // Google reads `bot1` and `bot2` as `bot`: the same name.
+    let issues = fired(
+        with_base("User-agent: bot1\nDisallow: /a\nUser-agent: bot2\nDisallow: /b").as_bytes(),
+        rule_ids::DUPLICATE_GROUPS,
+    );
+    assert_eq!(issues.len(), 1);
+    assert!(
+        issues[0].2.contains("lines 1 (`bot1`), 3 (`bot2`)"),
+        "{}",
+        issues[0].2
+    );
     let once = "User-agent: Googlebot\nUser-agent: Bingbot\nDisallow: /a";
     assert_eq!(lines_of(once, rule_ids::DUPLICATE_GROUPS), vec![]);
 }
