@@ -235,6 +235,38 @@ mod tests {
     }
 
     #[test]
+    fn escapes_are_compared_as_text_never_decoded() {
+        // `%2A` is not a wildcard and `%24` not an anchor (RFC 9309 examples, Google issue #57).
+        let body = "User-agent: *\nDisallow: /a%2Ab\nDisallow: /c%24";
+        assert!(!allowed(body, "x", "/a%2Ab"));
+        assert!(allowed(body, "x", "/axb"));
+        assert!(!allowed(body, "x", "/c%24/more"));
+        // `%62%61%7A` is not `baz`, but lower-case escapes in rules are upper-cased.
+        let body = "User-agent: *\nDisallow: /%62%61%7A\nDisallow: /q%aa";
+        assert!(allowed(body, "x", "/baz"));
+        assert!(!allowed(body, "x", "/%62%61%7A"));
+        assert!(!allowed(body, "x", "/q%AA"));
+        assert!(allowed(body, "x", "/q%aa"));
+        // A raw non-ASCII URL does not match the escaped rule; the encoded one does.
+        let body = "User-agent: *\nDisallow: /foo/bar/ツ";
+        assert!(allowed(body, "x", "/foo/bar/ツ"));
+        assert!(!allowed(body, "x", "/foo/bar/%E3%83%84"));
+        // Spaces stay spaces.
+        assert!(!allowed("User-agent: *\nDisallow: /a b", "x", "/a b/c"));
+    }
+
+    #[test]
+    fn rule_values_are_case_sensitive() {
+        let body = "user-agent: FooBot\ndisallow: /x/";
+        assert!(!allowed(body, "FooBot", "/x/y"));
+        assert!(allowed(
+            "user-agent: FooBot\ndisallow: /X/",
+            "FooBot",
+            "/x/y"
+        ));
+    }
+
+    #[test]
     fn there_is_no_implicit_allow_for_robots_txt() {
         assert!(!allowed("User-agent: *\nDisallow: /", "a", "/robots.txt"));
     }
