@@ -1,11 +1,361 @@
-//! `crawlgate robots` (built in its issue).
+//! `crawlgate robots test` and `crawlgate robots lint`.
+//!
+//! Both read a robots.txt file with the semantics of a 200 response carrying that body
+//! (`RobotsTxt::parse_fetched`: Googlebot's 500 KiB cut). The work is done on the body bytes
+//! ([`test_body`], [`lint_body`]) so a body fetched over HTTP can be plugged in unchanged.
 
+use crate::exit;
+use anyhow::{Context, bail};
+use crawlgate_core::Severity;
+use crawlgate_core::robots::lint::{LintOptions, lint};
+use crawlgate_core::robots::{
+    AgentRules, Directive, GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query,
+    product_token_of_header,
+};
+use serde::Serialize;
+use std::io::{BufRead, BufWriter, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Test URLs against a robots.txt, or lint one.
 #[derive(Debug, clap::Args)]
-pub(crate) struct RobotsArgs {}
+pub(crate) struct RobotsArgs {
+    #[command(subcommand)]
+    command: RobotsCommand,
+}
 
-#[allow(clippy::needless_pass_by_value, clippy::unnecessary_wraps)]
-pub(crate) fn run(_args: RobotsArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`crawlgate robots` is not built yet")
+#[derive(Debug, clap::Subcommand)]
+enum RobotsCommand {
+    Test(TestArgs),
+    Lint(LintArgs),
+}
+
+/// Tell whether a crawler may fetch each URL, as Googlebot reads robots.txt.
+///
+/// Prints one line per URL: `allowed` or `disallowed`, a tab, the URL, a tab, and the deciding
+/// rule (`line 3: Disallow: /private/`) or `no matching rule`. Verdicts are those of Google's
+/// open-source robots.txt library: the URL's path and query are taken exactly as written (scheme,
+/// host and #fragment dropped; nothing decoded or re-encoded), and `/robots.txt` itself gets no
+/// implicit allow.
+///
+/// Exit status: 0 when every URL was tested, whatever the verdicts; 2 on a usage or read error.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  crawlgate robots test robots.txt --user-agent Googlebot /private/x https://example.com/a?b=c\n  crawlgate robots test robots.txt --user-agent Googlebot --json --urls-from urls.txt"
+)]
+struct TestArgs {
+    /// The robots.txt file (fetching a robots.txt URL arrives with the crawler).
+    #[arg(value_name = "FILE")]
+    file: String,
+
+    /// The crawler's product token, e.g. `Googlebot`.
+    ///
+    /// Compared as Google's library compares it: verbatim and case-insensitively with each
+    /// group's token as read from the file, which is the leading run of letters, `-` and `_` of
+    /// the User-agent value. So `--user-agent AB42bot` does not match a group written
+    /// `User-agent: AB42bot` (read as `AB`), and `Foo Bar` does not match `User-agent: Foo Bar`.
+    /// If no group names the token, the `*` group applies.
+    ///
+    /// Only when the value is clearly a full User-Agent header (it contains `/` or `(`, e.g.
+    /// `Googlebot/2.1 (+http://www.google.com/bot.html)`) is it first reduced to its product
+    /// token (`Googlebot`; for `Mozilla/5.0 (compatible; bingbot/2.0; …)`, `bingbot`), and a
+    /// note on stderr says so.
+    #[arg(long, short = 'u', value_name = "UA")]
+    user_agent: String,
+
+    /// Print one JSON object per URL, with the keys `url`, `allowed`, `user_agent`, `line`,
+    /// `directive` and `pattern` (null where no rule matched).
+    #[arg(long)]
+    json: bool,
+
+    /// URLs to test: absolute (`https://example.com/a?b`) or a path (`/a?b`).
+    #[arg(value_name = "URL", conflicts_with = "urls_from")]
+    urls: Vec<String>,
+
+    /// Read the URLs from FILE, one per line (`-` for standard input). Streamed: millions of URLs
+    /// are fine.
+    #[arg(long, value_name = "FILE")]
+    urls_from: Option<PathBuf>,
+}
+
+/// Check a robots.txt for mistakes, as Googlebot and other crawlers would read it.
+///
+/// Prints compiler-style lines, `FILE:LINE: severity[rule-id]: message` (`FILE: …` for issues
+/// about the whole file), sorted by line. Rule ids and severities are those of the rule catalogue
+/// (`robots/typo-field`, `robots/disallow-all`, …). Lines Google tolerates (typos, unknown
+/// fields, a missing colon) are warnings or notices, never errors.
+///
+/// Exit status: 0, or 1 when an issue at or above `--fail-on` was found; 2 on a usage or read
+/// error.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  crawlgate robots lint robots.txt\n  crawlgate robots lint robots.txt --fail-on error --user-agent googlebot --user-agent bingbot"
+)]
+struct LintArgs {
+    /// The robots.txt file (fetching a robots.txt URL arrives with the crawler).
+    #[arg(value_name = "FILE")]
+    file: String,
+
+    /// Print one JSON object per issue, with the keys `file`, `line`, `column`, `severity`,
+    /// `rule` and `message`.
+    #[arg(long)]
+    json: bool,
+
+    /// Exit with status 1 when an issue of this severity or worse is found.
+    #[arg(long, value_name = "SEVERITY", default_value = "never", value_parser = parse_fail_on)]
+    fail_on: FailOn,
+
+    /// A crawler product token to check the file for (for `disallow-all` and
+    /// `group-shadows-global`); repeat for several. The `*` group is always checked.
+    #[arg(
+        long = "user-agent",
+        short = 'u',
+        value_name = "UA",
+        default_value = "googlebot"
+    )]
+    user_agents: Vec<String>,
+}
+
+/// `--fail-on`: a severity, or never.
+#[derive(Debug, Clone, Copy)]
+struct FailOn(Option<Severity>);
+
+fn parse_fail_on(text: &str) -> Result<FailOn, String> {
+    if text.eq_ignore_ascii_case("never") {
+        return Ok(FailOn(None));
+    }
+    text.parse::<Severity>()
+        .map(|severity| FailOn(Some(severity)))
+        .map_err(|_| format!("`{text}` is not one of critical, error, warning, notice, never"))
+}
+
+/// `robots lint` reads files up to this size (the rules past Google's 500 KiB cut are listed).
+const LINT_MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A URL line of `--urls-from` longer than this is an error, so one line cannot fill memory.
+const MAX_URL_LINE_BYTES: usize = 64 * 1024;
+
+pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
+    match args.command {
+        RobotsCommand::Test(args) => {
+            // Google parses only the first 500 KiB, so nothing past it is read.
+            let (body, _) = read_robots(&args.file, GOOGLE_MAX_ROBOTS_BYTES)?;
+            test_body(&body, &args)
+        }
+        RobotsCommand::Lint(args) => {
+            let (body, complete) = read_robots(&args.file, LINT_MAX_FILE_BYTES)?;
+            if !complete {
+                bail!(
+                    "`{}` is larger than {LINT_MAX_FILE_BYTES} bytes; Google reads only the first \
+                     {GOOGLE_MAX_ROBOTS_BYTES} bytes of a robots.txt",
+                    args.file
+                );
+            }
+            lint_body(&args.file, &body, &args)
+        }
+    }
+}
+
+/// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file. A URL
+/// is refused with a clear message until the crawler lands.
+fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
+    let lower = file.to_ascii_lowercase();
+    if lower.starts_with("http://") || lower.starts_with("https://") {
+        bail!(
+            "`{file}` is a URL; fetching robots.txt over HTTP arrives with the crawler. For now, \
+             save it (e.g. `curl -o robots.txt {file}`) and pass the file's path"
+        );
+    }
+    let context = || format!("cannot read robots.txt file `{file}`");
+    let opened = std::fs::File::open(file).with_context(context)?;
+    let mut body = Vec::new();
+    let wanted = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    opened
+        .take(wanted)
+        .read_to_end(&mut body)
+        .with_context(context)?;
+    let complete = body.len() <= limit;
+    body.truncate(limit);
+    Ok((body, complete))
+}
+
+/// The token to match with: the argument verbatim, or a full header's product token.
+fn product_token(user_agent: &str) -> anyhow::Result<&str> {
+    if !user_agent.contains(['/', '(']) {
+        return Ok(user_agent);
+    }
+    let Some(token) = product_token_of_header(user_agent) else {
+        bail!(
+            "--user-agent `{user_agent}` looks like a full User-Agent header but has no product \
+             token (letters, `-`, `_`) to match robots.txt groups with; pass the token itself"
+        );
+    };
+    eprintln!(
+        "note: --user-agent looks like a full User-Agent header; matching robots.txt groups with \
+         its product token `{token}`"
+    );
+    Ok(token)
+}
+
+/// One `robots test --json` line.
+#[derive(Debug, Serialize)]
+struct TestRecord<'a> {
+    url: &'a str,
+    allowed: bool,
+    user_agent: &'a str,
+    line: Option<u32>,
+    directive: Option<&'static str>,
+    pattern: Option<&'a str>,
+}
+
+/// `robots test` on a robots.txt body (as from a 200 response).
+fn test_body(body: &[u8], args: &TestArgs) -> anyhow::Result<ExitCode> {
+    let token = product_token(&args.user_agent)?;
+    let robots = RobotsTxt::parse_fetched(body);
+    let agent = robots.agent(&[token]);
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut tested = 0u64;
+    let mut test = |url: &str, out: &mut BufWriter<_>| -> anyhow::Result<()> {
+        tested += 1;
+        write_verdict(&agent, token, url, args.json, out)
+    };
+    if let Some(source) = &args.urls_from {
+        for_each_line(source, |url| test(url, &mut out))?;
+    } else {
+        for url in &args.urls {
+            test(url, &mut out)?;
+        }
+    }
+    out.flush()?;
+    if tested == 0 {
+        bail!("no URL to test: give URLs after the file, or --urls-from FILE (`-` for stdin)");
+    }
+    Ok(exit::code(exit::OK))
+}
+
+fn write_verdict(
+    agent: &AgentRules<'_>,
+    token: &str,
+    url: &str,
+    json: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let path = path_params_query(url);
+    let rule = agent.deciding_rule(&path);
+    let allowed = rule.is_none_or(|rule| rule.directive == Directive::Allow);
+    if json {
+        let record = TestRecord {
+            url,
+            allowed,
+            user_agent: token,
+            line: rule.map(|rule| rule.line),
+            directive: rule.map(|rule| rule.directive.as_str()),
+            pattern: rule.map(|rule| rule.pattern.as_str()),
+        };
+        serde_json::to_writer(&mut *out, &record)?;
+        writeln!(out)?;
+    } else {
+        let verdict = if allowed { "allowed" } else { "disallowed" };
+        match rule {
+            Some(rule) => writeln!(
+                out,
+                "{verdict}\t{url}\tline {}: {}: {}",
+                rule.line, rule.directive, rule.pattern
+            )?,
+            None => writeln!(out, "{verdict}\t{url}\tno matching rule")?,
+        }
+    }
+    Ok(())
+}
+
+/// Calls `each` with every non-blank line of `source` (`-` = stdin), one at a time.
+fn for_each_line(
+    source: &PathBuf,
+    mut each: impl FnMut(&str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let reader: Box<dyn BufRead> = if source.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(source)
+            .with_context(|| format!("cannot read URL list `{}`", source.display()))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut reader = reader;
+    let mut line = Vec::new();
+    for number in 1u64.. {
+        line.clear();
+        let limit = u64::try_from(MAX_URL_LINE_BYTES).unwrap_or(u64::MAX);
+        let read = (&mut reader)
+            .take(limit)
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("cannot read URL list `{}`", source.display()))?;
+        if read == 0 {
+            break;
+        }
+        if read >= MAX_URL_LINE_BYTES && line.last() != Some(&b'\n') {
+            bail!(
+                "line {number} of URL list `{}` is longer than {MAX_URL_LINE_BYTES} bytes",
+                source.display()
+            );
+        }
+        let text = String::from_utf8_lossy(&line);
+        let url = text.trim();
+        if !url.is_empty() {
+            each(url)?;
+        }
+    }
+    Ok(())
+}
+
+/// One `robots lint --json` line.
+#[derive(Debug, Serialize)]
+struct LintRecord<'a> {
+    file: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
+    severity: Severity,
+    rule: &'a str,
+    message: &'a str,
+}
+
+/// `robots lint` on a robots.txt body (as from a 200 response); `name` labels the output.
+fn lint_body(name: &str, body: &[u8], args: &LintArgs) -> anyhow::Result<ExitCode> {
+    let robots = RobotsTxt::parse_fetched(body);
+    let options = LintOptions {
+        user_agents: args.user_agents.clone(),
+        ..LintOptions::default()
+    };
+    let issues = lint(&robots, body, &options);
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    for issue in &issues {
+        if args.json {
+            let record = LintRecord {
+                file: name,
+                line: issue.line,
+                column: issue.column,
+                severity: issue.severity,
+                rule: issue.rule,
+                message: &issue.message,
+            };
+            serde_json::to_writer(&mut out, &record)?;
+            writeln!(out)?;
+        } else {
+            let at = issue
+                .line
+                .map_or_else(|| name.to_owned(), |line| format!("{name}:{line}"));
+            writeln!(
+                out,
+                "{at}: {}[{}]: {}",
+                issue.severity, issue.rule, issue.message
+            )?;
+        }
+    }
+    out.flush()?;
+    let failed = args
+        .fail_on
+        .0
+        .is_some_and(|threshold| issues.iter().any(|issue| issue.severity >= threshold));
+    Ok(exit::code(if failed { exit::FINDINGS } else { exit::OK }))
 }
