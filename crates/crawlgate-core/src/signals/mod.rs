@@ -26,15 +26,19 @@
 //! assert!(signals.directives(&Profile::googlebot(), now).is_noindex());
 //! ```
 
+mod collect;
 mod datetime;
 mod decode;
 mod directives;
+mod dom;
+mod entities;
 mod headers;
 mod html;
 mod link_header;
 mod profile;
 mod raw;
 mod resolve;
+mod scan;
 mod types;
 
 pub use datetime::parse_unavailable_after;
@@ -96,7 +100,7 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
         let decoded = decode::decode(page.body, content_type.as_ref());
         signals.charset = Some(decoded.encoding.name().to_owned());
         signals.charset_source = Some(decoded.source);
-        html::extract_html(&decoded.text, page.url, &mut signals);
+        html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals);
     }
     signals
 }

@@ -5,6 +5,7 @@
 //! is found by scanning a few lines back from L. A candidate is only accepted if every attribute
 //! name the parser saw appears in it; otherwise the caller rebuilds the tag from the DOM.
 
+use std::cell::OnceCell;
 use std::collections::HashMap;
 
 /// How many lines back from its end a tag may start.
@@ -14,10 +15,35 @@ const MAX_TAG_BYTES: usize = 16 * 1024;
 /// Lookups per page; past it tags are rebuilt (bounds the work on pages with thousands of tags).
 const MAX_LOOKUPS: usize = 2_000;
 
+/// Line numbers of byte offsets, computed on first use.
+pub(crate) struct LineIndex<'a> {
+    text: &'a str,
+    starts: OnceCell<Vec<usize>>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        LineIndex {
+            text,
+            starts: OnceCell::new(),
+        }
+    }
+
+    /// Byte offsets where lines start.
+    pub(crate) fn starts(&self) -> &[usize] {
+        self.starts.get_or_init(|| line_starts(self.text))
+    }
+
+    /// The 1-based line holding byte `offset`.
+    pub(crate) fn line_of(&self, offset: usize) -> u32 {
+        let line = self.starts().partition_point(|&start| start <= offset);
+        u32::try_from(line).unwrap_or(u32::MAX)
+    }
+}
+
 /// Source text of tags, located by tag name and the line html5ever reported.
 pub(crate) struct RawLocator<'a> {
     text: &'a str,
-    line_starts: Option<Vec<usize>>,
     seen: HashMap<(u32, &'static str), usize>,
     lookups: usize,
 }
@@ -32,7 +58,6 @@ impl<'a> RawLocator<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         RawLocator {
             text,
-            line_starts: None,
             seen: HashMap::new(),
             lookups: 0,
         }
@@ -42,6 +67,7 @@ impl<'a> RawLocator<'a> {
     /// `attribute_names`. Call once per element, in document order.
     pub(crate) fn locate(
         &mut self,
+        lines: &LineIndex<'_>,
         tag: &'static str,
         end_line: u32,
         attribute_names: &[&str],
@@ -54,7 +80,7 @@ impl<'a> RawLocator<'a> {
             return None;
         }
         let text = self.text;
-        let line_starts = self.line_starts.get_or_insert_with(|| line_starts(text));
+        let line_starts = lines.starts();
         let line_index = usize::try_from(end_line).ok()?.checked_sub(1)?;
         let line_start = *line_starts.get(line_index)?;
         let line_end = line_starts
@@ -105,11 +131,9 @@ impl<'a> RawLocator<'a> {
 fn line_starts(text: &str) -> Vec<usize> {
     let bytes = text.as_bytes();
     let mut starts = vec![0];
-    for (index, byte) in bytes.iter().enumerate() {
-        match byte {
-            b'\n' => starts.push(index + 1),
-            b'\r' if bytes.get(index + 1) != Some(&b'\n') => starts.push(index + 1),
-            _ => {}
+    for index in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+        if bytes.get(index) == Some(&b'\n') || bytes.get(index + 1) != Some(&b'\n') {
+            starts.push(index + 1);
         }
     }
     starts
@@ -189,28 +213,42 @@ mod tests {
     #[test]
     fn finds_the_kth_tag_ending_on_a_line() {
         let text = "<head>\n<meta name=a><META name=b>\n<meta\n  name=\"c>d\"\n  content=x>\n";
+        let lines = LineIndex::new(text);
         let mut locator = RawLocator::new(text);
-        let first = locator.locate("meta", 2, &["name"]).unwrap();
+        let first = locator.locate(&lines, "meta", 2, &["name"]).unwrap();
         assert_eq!((first.text, first.start_line), ("<meta name=a>", 2));
-        let second = locator.locate("meta", 2, &["name"]).unwrap();
+        let second = locator.locate(&lines, "meta", 2, &["name"]).unwrap();
         assert_eq!(second.text, "<META name=b>");
-        let multi_line = locator.locate("meta", 5, &["name", "content"]).unwrap();
+        let multi_line = locator
+            .locate(&lines, "meta", 5, &["name", "content"])
+            .unwrap();
         assert_eq!(multi_line.text, "<meta\n  name=\"c>d\"\n  content=x>");
         assert_eq!(multi_line.start_line, 3);
-        assert!(locator.locate("meta", 5, &["name"]).is_none());
+        assert!(locator.locate(&lines, "meta", 5, &["name"]).is_none());
     }
 
     #[test]
     fn refuses_a_candidate_missing_an_attribute() {
+        let lines = LineIndex::new("<link rel=x>");
         let mut locator = RawLocator::new("<link rel=x>");
-        assert!(locator.locate("link", 1, &["href"]).is_none());
-        assert!(locator.locate("link", 99, &[]).is_none());
-        assert!(locator.locate("link", 0, &[]).is_none());
+        assert!(locator.locate(&lines, "link", 1, &["href"]).is_none());
+        assert!(locator.locate(&lines, "link", 99, &[]).is_none());
+        assert!(locator.locate(&lines, "link", 0, &[]).is_none());
     }
 
     #[test]
     fn counts_lines_like_html5ever() {
         assert_eq!(line_starts("a\r\nb\rc\nd"), [0, 3, 5, 7]);
+        let lines = LineIndex::new("a\nb\n");
+        assert_eq!(
+            [
+                lines.line_of(0),
+                lines.line_of(1),
+                lines.line_of(2),
+                lines.line_of(4)
+            ],
+            [1, 1, 2, 3]
+        );
     }
 
     #[test]

@@ -1,10 +1,27 @@
 //! Resolving references as a browser does (WHATWG URL, through the `url` crate).
 
+use encoding_rs::{Encoding, UTF_8};
+use std::borrow::Cow;
 use url::Url;
 
 /// `href` resolved against `base`; `None` if it does not parse.
 pub(crate) fn resolve(base: &Url, href: &str) -> Option<Url> {
     base.join(href).ok()
+}
+
+/// `href` from a document in `encoding` resolved against `base`: as browsers do, a non-ASCII
+/// query is percent-encoded in the document's encoding (UTF-8 for UTF-16 documents), the rest
+/// of the URL in UTF-8.
+pub(crate) fn resolve_in(base: &Url, href: &str, encoding: &'static Encoding) -> Option<Url> {
+    if encoding.output_encoding() == UTF_8 || href.is_ascii() {
+        return resolve(base, href);
+    }
+    let encode: &dyn Fn(&str) -> Cow<'_, [u8]> = &|text| encoding.encode(text).0;
+    Url::options()
+        .base_url(Some(base))
+        .encoding_override(Some(encode))
+        .parse(href)
+        .ok()
 }
 
 /// Like [`resolve`], but an empty (or all-whitespace) reference is `None` rather than the base
@@ -49,5 +66,17 @@ mod tests {
             resolve(&page, "//cdn.test/x").map(String::from),
             Some("https://cdn.test/x".to_owned())
         );
+    }
+
+    #[test]
+    fn queries_use_the_document_encoding() {
+        let page = Url::parse("https://example.com/").unwrap();
+        let sjis = resolve_in(&page, "/検索?q=検索", encoding_rs::SHIFT_JIS).unwrap();
+        assert_eq!(
+            sjis.as_str(),
+            "https://example.com/%E6%A4%9C%E7%B4%A2?q=%8C%9F%8D%F5"
+        );
+        let utf16 = resolve_in(&page, "/?q=é", encoding_rs::UTF_16LE).unwrap();
+        assert_eq!(utf16.as_str(), "https://example.com/?q=%C3%A9");
     }
 }
