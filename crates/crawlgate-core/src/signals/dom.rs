@@ -273,12 +273,14 @@ impl HeadState {
                     self.settled = true;
                 }
             }
-            Token::CharacterTokens(text)
-                if self.raw_text.is_none()
-                    && self.template_depth == 0
-                    && text.chars().any(|c| !c.is_ascii_whitespace()) =>
-            {
-                self.broken("#text".to_owned(), line);
+            Token::CharacterTokens(text) if self.raw_text.is_none() && self.template_depth == 0 => {
+                if let Some(first) = text.find(|c: char| !c.is_ascii_whitespace()) {
+                    // The token ends on `line`; the text starts that many line breaks earlier.
+                    let breaks = text.get(first..).unwrap_or_default().matches('\n').count();
+                    let start = line
+                        .map(|end| end.saturating_sub(u32::try_from(breaks).unwrap_or(u32::MAX)));
+                    self.broken("#text".to_owned(), start);
+                }
             }
             _ => {}
         }

@@ -91,17 +91,16 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
     let content_type = decode::content_type(page.headers);
     let mut signals = Signals {
         content_type: content_type.as_ref().map(|ct| ct.essence.clone()),
+        is_html: decode::is_html(content_type.as_ref(), page.body),
         ..Signals::default()
     };
-    headers::extract_headers(page, &mut signals);
-
-    signals.is_html = decode::is_html(content_type.as_ref(), page.body);
     if signals.is_html {
         let decoded = decode::decode(page.body, content_type.as_ref());
         signals.charset = Some(decoded.encoding.name().to_owned());
         signals.charset_source = Some(decoded.source);
         html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals);
     }
+    headers::extract_headers(page, &mut signals);
     signals
 }
 
