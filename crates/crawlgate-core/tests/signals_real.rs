@@ -56,8 +56,10 @@ fn page(relative: &str) -> Signals {
     real_pages()
         .into_iter()
         .find(|(path, _, _)| path == relative)
-        .map(|(_, _, signals)| signals)
-        .unwrap_or_else(|| panic!("no real page {relative}"))
+        .map_or_else(
+            || panic!("no real page {relative}"),
+            |(_, _, signals)| signals,
+        )
 }
 
 #[test]

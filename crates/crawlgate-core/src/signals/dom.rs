@@ -53,6 +53,7 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
         state: RefCell::new(HeadState::default()),
         last_tag: RefCell::new(None),
         open_templates: Cell::new(0),
+        open_pictures: Cell::new(0),
     };
     let tokenizer = Tokenizer::new(watcher, TokenizerOpts::default());
     let input = BufferQueue::default();
@@ -219,76 +220,66 @@ impl TreeSink for LineSink {
 /// Where the token stream stands with respect to `<head>`.
 #[derive(Default)]
 struct HeadState {
-    /// `</head>`, `<body>` or a break was seen: nothing more to watch.
+    /// `<head>` ended (properly or not): nothing more to watch.
     settled: bool,
-    /// Inside `<title>`, `<script>`, `<style>`, `<noscript>`, `<noframes>`: text is fine.
-    raw_text: Option<LocalName>,
-    /// Inside `<template>` (its content may hold anything).
-    template_depth: u32,
     head_break: Option<HeadBreak>,
 }
 
 impl HeadState {
-    fn observe(&mut self, token: &Token, line: u64) {
+    /// Before the tree builder sees `token`: the tags that end `<head>` properly, and otherwise
+    /// what to blame if this token makes the tree builder start `<body>`.
+    fn before(&mut self, token: &Token, line: u64) -> Option<HeadBreak> {
         if self.settled {
-            return;
+            return None;
         }
         let line = u32::try_from(line).ok();
         match token {
-            Token::TagToken(tag) if tag.kind == TagKind::StartTag => {
-                if self.raw_text.is_some() {
-                    return;
-                }
-                match tag.name {
-                    local_name!("template") => self.template_depth += 1,
-                    _ if self.template_depth > 0 => {}
-                    local_name!("title")
-                    | local_name!("script")
-                    | local_name!("style")
-                    | local_name!("noscript")
-                    | local_name!("noframes") => self.raw_text = Some(tag.name.clone()),
-                    local_name!("html")
-                    | local_name!("head")
-                    | local_name!("base")
-                    | local_name!("basefont")
-                    | local_name!("bgsound")
-                    | local_name!("link")
-                    | local_name!("meta") => {}
-                    local_name!("body") | local_name!("frameset") => self.settled = true,
-                    _ => self.broken(tag.name.to_string(), line),
-                }
-            }
             Token::TagToken(tag) => {
-                if self.raw_text.as_ref() == Some(&tag.name) {
-                    self.raw_text = None;
-                } else if tag.name == local_name!("template") {
-                    self.template_depth = self.template_depth.saturating_sub(1);
-                } else if self.raw_text.is_none()
-                    && self.template_depth == 0
-                    && matches!(
+                let proper_end = match tag.kind {
+                    TagKind::StartTag => {
+                        matches!(tag.name, local_name!("body") | local_name!("frameset"))
+                    }
+                    TagKind::EndTag => matches!(
                         tag.name,
                         local_name!("head") | local_name!("body") | local_name!("html")
-                    )
-                {
+                    ),
+                };
+                if proper_end {
                     self.settled = true;
+                    return None;
                 }
+                let cause = match tag.kind {
+                    TagKind::StartTag => tag.name.to_string(),
+                    TagKind::EndTag => format!("/{}", tag.name),
+                };
+                Some(HeadBreak { cause, line })
             }
-            Token::CharacterTokens(text) if self.raw_text.is_none() && self.template_depth == 0 => {
-                if let Some(first) = text.find(|c: char| !c.is_ascii_whitespace()) {
-                    // The token ends on `line`; the text starts that many line breaks earlier.
-                    let breaks = text.get(first..).unwrap_or_default().matches('\n').count();
-                    let start = line
-                        .map(|end| end.saturating_sub(u32::try_from(breaks).unwrap_or(u32::MAX)));
-                    self.broken("#text".to_owned(), start);
-                }
+            Token::CharacterTokens(text) => {
+                // The token ends on `line`; its text starts that many line breaks earlier.
+                let first = text.find(|c: char| !c.is_ascii_whitespace()).unwrap_or(0);
+                let breaks = text.get(first..).unwrap_or_default().matches('\n').count();
+                let start =
+                    line.map(|end| end.saturating_sub(u32::try_from(breaks).unwrap_or(u32::MAX)));
+                Some(HeadBreak {
+                    cause: "#text".to_owned(),
+                    line: start,
+                })
             }
-            _ => {}
+            Token::NullCharacterToken => Some(HeadBreak {
+                cause: "#text".to_owned(),
+                line,
+            }),
+            _ => None,
         }
     }
 
-    fn broken(&mut self, cause: String, line: Option<u32>) {
-        self.head_break = Some(HeadBreak { cause, line });
-        self.settled = true;
+    /// After the tree builder processed the token: if it started `<body>`, `<head>` was broken
+    /// by that token.
+    fn after(&mut self, candidate: Option<HeadBreak>, body_started: bool) {
+        if !self.settled && body_started {
+            self.settled = true;
+            self.head_break = candidate;
+        }
     }
 }
 
@@ -301,6 +292,8 @@ struct HeadWatcher {
     last_tag: RefCell<Option<(bool, LocalName)>>,
     /// `<template>` start tags minus end tags.
     open_templates: Cell<u32>,
+    /// `<picture>` start tags minus end tags (the scanner continues the count).
+    open_pictures: Cell<u32>,
 }
 
 impl HeadWatcher {
@@ -331,6 +324,7 @@ impl HeadWatcher {
         self.builder.sink.body_started.get()
             && !switches_tokenizer
             && self.open_templates.get() == 0
+            && self.open_pictures.get() == 0
             && !self
                 .builder
                 .adjusted_current_node_present_but_not_in_html_namespace()
@@ -341,13 +335,18 @@ impl TokenSink for HeadWatcher {
     type Handle = NodeId;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<NodeId> {
-        self.state.borrow_mut().observe(&token, line_number);
+        let candidate = self.state.borrow_mut().before(&token, line_number);
         match &token {
             Token::TagToken(tag) => {
                 let is_start = tag.kind == TagKind::StartTag;
-                if tag.name == local_name!("template") {
-                    let open = self.open_templates.get();
-                    self.open_templates.set(if is_start {
+                let counter = match tag.name {
+                    local_name!("template") => Some(&self.open_templates),
+                    local_name!("picture") => Some(&self.open_pictures),
+                    _ => None,
+                };
+                if let Some(counter) = counter {
+                    let open = counter.get();
+                    counter.set(if is_start {
                         open.saturating_add(1)
                     } else {
                         open.saturating_sub(1)
@@ -358,7 +357,11 @@ impl TokenSink for HeadWatcher {
             Token::ParseError(_) => {}
             _ => *self.last_tag.borrow_mut() = None,
         }
-        self.builder.process_token(token, line_number)
+        let result = self.builder.process_token(token, line_number);
+        self.state
+            .borrow_mut()
+            .after(candidate, self.builder.sink.body_started.get());
+        result
     }
 
     fn end(&self) {

@@ -44,8 +44,11 @@ impl<'a> LineIndex<'a> {
 /// Source text of tags, located by tag name and the line html5ever reported.
 pub(crate) struct RawLocator<'a> {
     text: &'a str,
-    seen: HashMap<(u32, &'static str), usize>,
+    /// Per `(end line, tag)`: where the search for the next such tag resumes.
+    resume_at: HashMap<(u32, &'static str), usize>,
     lookups: usize,
+    /// Bytes searched so far; past [`RawLocator::budget`] tags are rebuilt.
+    searched: usize,
 }
 
 /// A tag's source text and the 1-based line it starts on.
@@ -58,13 +61,20 @@ impl<'a> RawLocator<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         RawLocator {
             text,
-            seen: HashMap::new(),
+            resume_at: HashMap::new(),
             lookups: 0,
+            searched: 0,
         }
     }
 
+    /// Searching stays linear in the document: a few passes over it at most.
+    fn budget(&self) -> usize {
+        self.text.len().saturating_mul(4).saturating_add(1 << 20)
+    }
+
     /// The source of the next `<tag …>` ending on `end_line` whose text mentions every name in
-    /// `attribute_names`. Call once per element, in document order.
+    /// `attribute_names`. Call once per element, in document order: the k-th call for a line
+    /// and tag returns the k-th such tag.
     pub(crate) fn locate(
         &mut self,
         lines: &LineIndex<'_>,
@@ -72,11 +82,8 @@ impl<'a> RawLocator<'a> {
         end_line: u32,
         attribute_names: &[&str],
     ) -> Option<RawTag<'a>> {
-        let occurrence = self.seen.entry((end_line, tag)).or_insert(0);
-        let wanted = *occurrence;
-        *occurrence += 1;
         self.lookups += 1;
-        if self.lookups > MAX_LOOKUPS {
+        if self.lookups > MAX_LOOKUPS || self.searched > self.budget() {
             return None;
         }
         let text = self.text;
@@ -87,42 +94,49 @@ impl<'a> RawLocator<'a> {
             .get(line_index + 1)
             .copied()
             .unwrap_or(text.len());
-        let window_start = line_starts[line_index.saturating_sub(MAX_TAG_LINES)];
+        let window_start = *line_starts.get(line_index.saturating_sub(MAX_TAG_LINES))?;
+        let resume = self
+            .resume_at
+            .entry((end_line, tag))
+            .or_insert(window_start);
 
         let bytes = text.as_bytes();
-        let mut candidates = 0;
-        let mut position = window_start;
-        while position < line_end {
-            let start = position + find_tag_open(bytes.get(position..line_end)?, tag.as_bytes())?;
-            position = start + 1;
-            let Some(end) = tag_end(bytes, start + 1 + tag.len()) else {
-                continue;
+        let mut position = *resume;
+        let found = loop {
+            if position >= line_end {
+                break None;
+            }
+            let Some(offset) = bytes
+                .get(position..line_end)
+                .and_then(|window| find_tag_open(window, tag.as_bytes()))
+            else {
+                position = line_end;
+                break None;
             };
-            if end < line_start || end >= line_end {
-                continue;
+            let start = position + offset;
+            position = start + 1;
+            if let Some(end) = tag_end(bytes, start + 1 + tag.len())
+                && end >= line_start
+                && end < line_end
+            {
+                position = end + 1;
+                break Some((start, end));
             }
-            if candidates < wanted {
-                candidates += 1;
-                continue;
-            }
-            let raw = text.get(start..=end)?;
-            let mentions_all = attribute_names
-                .iter()
-                .all(|name| contains_ignore_case(raw.as_bytes(), name.as_bytes()));
-            if !mentions_all {
-                return None;
-            }
-            let breaks = line_starts
-                .partition_point(|&s| s <= start)
-                .checked_sub(1)
-                .map_or(0, |start_index| line_index.saturating_sub(start_index));
-            let start_line = end_line.saturating_sub(u32::try_from(breaks).ok()?);
-            return Some(RawTag {
-                text: raw,
-                start_line,
-            });
+        };
+        self.searched += position.saturating_sub(*resume);
+        *resume = position;
+        let (start, end) = found?;
+        let raw = text.get(start..=end)?;
+        let mentions_all = attribute_names
+            .iter()
+            .all(|name| contains_ignore_case(raw.as_bytes(), name.as_bytes()));
+        if !mentions_all {
+            return None;
         }
-        None
+        Some(RawTag {
+            text: raw,
+            start_line: lines.line_of(start),
+        })
     }
 }
 

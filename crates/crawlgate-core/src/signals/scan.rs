@@ -10,7 +10,10 @@
 //! Approximations (documented, and outside what the differential tests generate): in `<svg>` and
 //! `<math>` content, HTML integration points are followed but `<font>` breakouts are not; script
 //! data "double escaped" text (`<!--<script>…</script>` inside a script) ends at the first
-//! `</script>`; tags html5ever ignores inside `<select>` are still reported.
+//! `</script>`; tags html5ever ignores inside `<select>` are still reported; a `<source>` is a
+//! `<picture>` candidate when its parent in the source is `<picture>` (inside `<picture>`,
+//! implicit end tags such as a `<div>` closing a `<p>`, and foster parenting out of tables, are
+//! not followed).
 
 use super::collect::Extracted;
 use memchr::{memchr, memmem};
@@ -25,7 +28,7 @@ pub(crate) struct ScannedTag<'t> {
     pub start: usize,
     /// Byte offset of the `>`.
     pub end: usize,
-    /// Inside a `<picture>` (a `<source>` there is an image candidate).
+    /// A child of `<picture>` (a `<source>` there is an image candidate).
     pub in_picture: bool,
 }
 
@@ -36,13 +39,24 @@ pub(crate) struct Scanner<'t> {
     /// Open `<svg>` / `<math>` descendants (lowercase names); empty in HTML content.
     foreign: Vec<String>,
     template_depth: u32,
-    picture_depth: u32,
+    /// Elements open inside the outermost open `<picture>`, innermost last (a `<source>` is an
+    /// image candidate only as a child of `<picture>`).
+    picture: Vec<String>,
 }
 
 /// Elements whose content is text up to their end tag.
 const RAW_TEXT: [&str; 9] = [
     "script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "textarea", "title",
 ];
+
+/// Elements without content (no end tag, never a parent).
+const VOID: [&str; 16] = [
+    "area", "base", "basefont", "bgsound", "br", "col", "embed", "hr", "img", "input", "keygen",
+    "link", "meta", "param", "source", "track",
+];
+
+/// Deepest nesting tracked inside a `<picture>` (bounds memory on hostile input).
+const MAX_PICTURE_NESTING: usize = 64;
 
 /// Start tags that end `<svg>` / `<math>` content (HTML spec, "in foreign content").
 const BREAKOUT: [&str; 44] = [
@@ -110,14 +124,14 @@ fn is_space(byte: u8) -> bool {
 
 impl<'t> Scanner<'t> {
     /// A scanner starting at `position`, which must be in the tokenizer's data state (right
-    /// after a tag, outside raw text, foreign content and templates).
+    /// after a tag, outside raw text, foreign content, templates and `<picture>`).
     pub(crate) fn new(text: &'t str, position: usize) -> Self {
         Scanner {
             text,
             position,
             foreign: Vec::new(),
             template_depth: 0,
-            picture_depth: 0,
+            picture: Vec::new(),
         }
     }
 
@@ -201,10 +215,11 @@ impl<'t> Scanner<'t> {
             }
             return Some(());
         }
-        match name.as_ref() {
-            "template" => self.template_depth = self.template_depth.saturating_sub(1),
-            "picture" => self.picture_depth = self.picture_depth.saturating_sub(1),
-            _ => {}
+        if name == "template" {
+            self.template_depth = self.template_depth.saturating_sub(1);
+        }
+        if let Some(index) = self.picture.iter().rposition(|open| *open == name) {
+            self.picture.truncate(index);
         }
         Some(())
     }
@@ -239,10 +254,23 @@ impl<'t> Scanner<'t> {
             }
             return Some(None);
         }
+        let in_picture = self
+            .picture
+            .last()
+            .is_some_and(|parent| parent == "picture");
+        if (name == "picture" || !self.picture.is_empty())
+            && !VOID.contains(&name.as_ref())
+            && !matches!(
+                name.as_ref(),
+                "html" | "head" | "body" | "frameset" | "frame"
+            )
+            && self.picture.len() < MAX_PICTURE_NESTING
+        {
+            self.picture.push(name.clone().into_owned());
+        }
         match name.as_ref() {
-            "svg" | "math" if !self_closing => self.foreign.push(name.clone().into_owned()),
+            "svg" | "math" if !self_closing => self.foreign.push(name.into_owned()),
             "template" => self.template_depth += 1,
-            "picture" => self.picture_depth += 1,
             "plaintext" => self.position = self.text.len(),
             raw if RAW_TEXT.contains(&raw) => self.position = self.raw_text_end(gt + 1, raw),
             _ => {}
@@ -252,7 +280,7 @@ impl<'t> Scanner<'t> {
             attributes,
             start: open,
             end: gt,
-            in_picture: self.picture_depth > 0,
+            in_picture,
         }))
     }
 
@@ -516,9 +544,15 @@ mod tests {
 
     #[test]
     fn picture_context() {
-        let mut scanner = Scanner::new("<picture><source srcset=a></picture><source srcset=b>", 0);
-        assert!(scanner.next_tag().unwrap().in_picture);
-        assert!(!scanner.next_tag().unwrap().in_picture);
+        let mut scanner = Scanner::new(
+            "<picture><source srcset=a></picture><source srcset=b>\
+             <picture><div><source srcset=c></div><source srcset=d>",
+            0,
+        );
+        let in_picture: Vec<bool> = std::iter::from_fn(|| scanner.next_tag())
+            .map(|tag| tag.in_picture)
+            .collect();
+        assert_eq!(in_picture, [true, false, false, true]);
     }
 
     #[test]
