@@ -167,7 +167,10 @@ proptest! {
 /// Deep nesting and huge tag counts stay bounded (no recursion, capped lists).
 #[test]
 fn pathological_documents() {
-    let deep = "<div>".repeat(50_000) + &"<a href=x>".repeat(30_000);
+    let deep = "<div>".repeat(50_000)
+        + &(0..30_000)
+            .map(|index| format!("<a href=/{index}><a href=/same>"))
+            .collect::<String>();
     check(
         deep.as_bytes(),
         &[HeaderLine::new("Content-Type", "text/html")],
@@ -184,6 +187,8 @@ fn pathological_documents() {
         signals.links.len(),
         crawlgate_core::signals::limits::MAX_LINKS
     );
+    assert_eq!(signals.links[1].href, "/same");
+    assert_eq!(signals.links[1].occurrences, 30_000);
     let misnested = "<b><i><a href=y><p>".repeat(2_000);
     check(misnested.as_bytes(), &[]);
     let many_metas = "<meta name=robots content=noindex>".repeat(5_000);

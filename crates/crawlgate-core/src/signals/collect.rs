@@ -12,6 +12,7 @@ use encoding_rs::Encoding;
 use html5ever::{LocalName, local_name};
 use scraper::node::Element;
 use std::borrow::Cow;
+use std::collections::HashMap;
 use url::Url;
 
 /// Names of robots meta tags besides `robots`: crawlers that do not say "bot" in their name.
@@ -145,6 +146,8 @@ pub(crate) struct Collector<'s, 't> {
     pub signals: &'s mut Signals,
     pub lines: LineIndex<'t>,
     raw: RawLocator<'t>,
+    /// Index in `signals.links` of each distinct `(href, rel)`.
+    link_index: HashMap<(String, LinkRel), usize>,
 }
 
 impl<'s, 't> Collector<'s, 't> {
@@ -153,6 +156,7 @@ impl<'s, 't> Collector<'s, 't> {
             signals,
             lines: LineIndex::new(text),
             raw: RawLocator::new(text),
+            link_index: HashMap::new(),
         }
     }
 
@@ -197,15 +201,29 @@ impl<'s, 't> Collector<'s, 't> {
         let Some(href) = element.attr("href") else {
             return;
         };
+        let rel = element.attr("rel").map(LinkRel::parse).unwrap_or_default();
+        // One entry per distinct `(href, rel)`: pages repeat their navigation, and a site's
+        // links must fit in memory.
+        let key = (href.to_owned(), rel);
+        if let Some(link) = self
+            .link_index
+            .get(&key)
+            .and_then(|index| self.signals.links.get_mut(*index))
+        {
+            link.occurrences = link.occurrences.saturating_add(1);
+            return;
+        }
         if self.signals.links.len() >= MAX_LINKS {
             self.signals.truncated = true;
             return;
         }
+        self.link_index.insert(key, self.signals.links.len());
         self.signals.links.push(PageLink {
             href: href.to_owned(),
             resolved: None,
-            rel: element.attr("rel").map(LinkRel::parse).unwrap_or_default(),
+            rel,
             line,
+            occurrences: 1,
         });
     }
 

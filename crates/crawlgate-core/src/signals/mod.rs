@@ -71,7 +71,7 @@ pub struct PageInput<'a> {
 /// Caps on what one page may contribute, so a hostile page cannot exhaust memory. Past a cap the
 /// rest is dropped and [`Signals::truncated`] is set.
 pub mod limits {
-    /// `<a href>` links kept per page.
+    /// Distinct `<a href>` links kept per page.
     pub const MAX_LINKS: usize = 20_000;
     /// Assets (stylesheets, scripts, images, icons) kept per page.
     pub const MAX_ASSETS: usize = 10_000;

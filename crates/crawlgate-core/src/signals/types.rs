@@ -24,7 +24,7 @@ pub struct Signals {
     pub canonicals: Vec<Canonical>,
     /// Every `<link rel=alternate hreflang=…>` and `Link` header alternate with `hreflang`.
     pub hreflang: Vec<Hreflang>,
-    /// Every `<a href>`, document order.
+    /// Every distinct `<a href>` (by href and rel), in order of first appearance.
     pub links: Vec<PageLink>,
     /// Stylesheets, scripts, images and icons the page references, document order.
     pub assets: Vec<Asset>,
@@ -185,7 +185,7 @@ pub struct Hreflang {
 }
 
 /// The `rel` tokens of an `<a>` that matter to search engines.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LinkRel {
     pub nofollow: bool,
     pub ugc: bool,
@@ -214,7 +214,9 @@ impl LinkRel {
     }
 }
 
-/// One `<a href>`. Kept small: a site of 100,000 pages with 50 links each is held in memory.
+/// The `<a href>` elements of a page with one `href` and `rel`: pages repeat their navigation,
+/// and a site of 100,000 pages with 50 links each is held in memory, so repeats are counted
+/// rather than stored.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageLink {
     /// The href as written.
@@ -222,8 +224,11 @@ pub struct PageLink {
     /// Resolved against `<base href>` then the final URL; `None` if it does not parse.
     pub resolved: Option<Url>,
     pub rel: LinkRel,
-    /// 1-based source line of the tag's end (where the tag starts unless it spans lines).
+    /// 1-based source line of the first such tag's end (where the tag starts unless it spans
+    /// lines).
     pub line: Option<u32>,
+    /// How many `<a>` on the page have this `href` and `rel` (at least 1).
+    pub occurrences: u32,
 }
 
 /// What an [`Asset`] is used for when rendering.
