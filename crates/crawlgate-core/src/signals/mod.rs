@@ -2,10 +2,12 @@
 //! canonicals, hreflang alternates, links, render assets and meta refresh.
 //!
 //! [`extract`] turns one fetched response (final URL, status, header lines, bounded body bytes)
-//! into owned [`Signals`]. HTML is decoded once (BOM, `Content-Type`, `<meta charset>`), parsed
-//! by html5ever (the parser under scraper), and the DOM after HTML5 tree construction decides
-//! what is "in head": a stray `<img>` in `<head>` moves everything after it into `<body>`,
-//! as Google reads it. Non-HTML bodies yield header signals only.
+//! into owned [`Signals`]. HTML is decoded once (BOM, `Content-Type`, `<meta charset>`), then
+//! html5ever (the parser under scraper) builds the DOM until `<body>` has begun: HTML5 tree
+//! construction decides what is "in head" (a stray `<img>` in `<head>` moves everything after it
+//! into `<body>`, as Google reads it). From there on nothing can enter `<head>`, and a
+//! tokenizer-exact scanner reads the remaining tags several times faster than a full parse
+//! (tests hold it to the full parse's results). Non-HTML bodies yield header signals only.
 //!
 //! [`Signals::directives`] (or [`Directives::for_profile`]) then sums the robots rules that apply
 //! to one crawler [`Profile`] ("the sum of the negative rules", most restrictive wins), each rule
