@@ -547,3 +547,15 @@ fn signals_round_trip_through_json() {
         );
     }
 }
+
+#[test]
+fn a_charset_declared_after_1024_bytes_reparses_the_page() {
+    // Not valid UTF-8, so first read as windows-1252; the <meta> then switches to Shift_JIS.
+    let signals = page("late-charset");
+    assert_eq!(signals.charset.as_deref(), Some("Shift_JIS"));
+    assert_eq!(signals.charset_source, Some(CharsetSource::MetaTag));
+    assert_eq!(signals.links.len(), 1);
+    assert_eq!(signals.links[0].href, "/日本");
+    assert_eq!(signals.meta_robots.len(), 1);
+    assert!(for_bot(&signals, "googlebot").is_noindex());
+}

@@ -94,6 +94,29 @@ pub(crate) struct Decoded<'a> {
     pub source: CharsetSource,
 }
 
+/// The encoding a `<meta>` met by the parser (past the prescan's reach) declares, if the first
+/// choice was only a guess (no BOM, header or prescanned `<meta>`): browsers then switch to it,
+/// reparsing the page when it differs.
+pub(crate) fn declared_over_guess(first: &Decoded<'_>, label: &str) -> Option<&'static Encoding> {
+    if !matches!(
+        first.source,
+        CharsetSource::Utf8Detected | CharsetSource::Fallback
+    ) {
+        return None;
+    }
+    Encoding::for_label(label.trim().as_bytes()).map(supported_for_meta)
+}
+
+/// The body decoded in `encoding`, declared by a `<meta>`.
+pub(crate) fn decode_as_declared<'a>(body: &'a [u8], encoding: &'static Encoding) -> Decoded<'a> {
+    let (text, _had_errors) = encoding.decode_without_bom_handling(body);
+    Decoded {
+        text,
+        encoding,
+        source: CharsetSource::MetaTag,
+    }
+}
+
 /// Decodes an HTML body, choosing the encoding as browsers do.
 pub(crate) fn decode<'a>(body: &'a [u8], content_type: Option<&ContentType>) -> Decoded<'a> {
     let (encoding, source, bom_length) = choose_encoding(body, content_type);
@@ -181,7 +204,7 @@ fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
 }
 
 /// A `<meta>` may not switch to UTF-16 (the bytes are ASCII-compatible if we read the tag).
-fn supported_for_meta(encoding: &'static Encoding) -> &'static Encoding {
+pub(crate) fn supported_for_meta(encoding: &'static Encoding) -> &'static Encoding {
     if encoding == UTF_16BE || encoding == UTF_16LE {
         UTF_8
     } else if encoding == X_USER_DEFINED {
@@ -452,6 +475,26 @@ mod tests {
         assert_eq!(
             chosen(b"<p>caf\xC3", None),
             ("UTF-8", CharsetSource::Utf8Detected)
+        );
+    }
+
+    #[test]
+    fn a_late_declaration_overrides_only_a_guess() {
+        let guess = decode(b"caf\xE9!", None);
+        assert_eq!(guess.source, CharsetSource::Fallback);
+        assert_eq!(
+            declared_over_guess(&guess, " Shift_JIS "),
+            Some(encoding_rs::SHIFT_JIS)
+        );
+        assert_eq!(declared_over_guess(&guess, "utf-16"), Some(UTF_8));
+        assert_eq!(declared_over_guess(&guess, "nonsense"), None);
+        let ct = parse_content_type("text/html; charset=utf-8");
+        let declared = decode(b"caf", ct.as_ref());
+        assert_eq!(declared_over_guess(&declared, "shift_jis"), None);
+        let redecoded = decode_as_declared(b"\x93\xfa", encoding_rs::SHIFT_JIS);
+        assert_eq!(
+            (redecoded.text.as_ref(), redecoded.source),
+            ("日", CharsetSource::MetaTag)
         );
     }
 

@@ -39,6 +39,9 @@ pub(crate) struct Parsed {
     pub head_break: Option<HeadBreak>,
     /// Byte offset where html5ever stopped and the scanner continues, if it did.
     pub handed_over_at: Option<usize>,
+    /// The charset label of the first `<meta charset>` (or `http-equiv` Content-Type) the tree
+    /// builder met in `<head>`, wherever it is in the document.
+    pub declared_encoding: Option<String>,
 }
 
 pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
@@ -58,8 +61,9 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
     let tokenizer = Tokenizer::new(watcher, TokenizerOpts::default());
     let input = BufferQueue::default();
     let mut handed_over_at = None;
+    let mut declared_encoding = None;
     match extent {
-        Extent::Whole => feed(&tokenizer, &input, text),
+        Extent::Whole => feed(&tokenizer, &input, text, &mut declared_encoding),
         Extent::UntilBody => {
             // Feed one tag at a time (chunks end at each `>`) until the scanner can take over.
             let bytes = text.as_bytes();
@@ -70,11 +74,8 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
                     .and_then(|rest| memchr::memchr(b'>', rest))
                     .map_or(text.len(), |offset| fed + offset + 1);
                 *tokenizer.sink.last_tag.borrow_mut() = None;
-                feed(
-                    &tokenizer,
-                    &input,
-                    text.get(fed..chunk_end).unwrap_or_default(),
-                );
+                let chunk = text.get(fed..chunk_end).unwrap_or_default();
+                feed(&tokenizer, &input, chunk, &mut declared_encoding);
                 fed = chunk_end;
                 if fed < text.len() && tokenizer.sink.can_hand_over() {
                     handed_over_at = Some(fed);
@@ -92,13 +93,29 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
         html: sink.inner.finish(),
         head_break,
         handed_over_at,
+        declared_encoding,
     }
 }
 
-fn feed(tokenizer: &Tokenizer<HeadWatcher>, input: &BufferQueue, text: &str) {
+/// Feeds `text`; keeps the first encoding a `<meta>` in `<head>` declared.
+fn feed(
+    tokenizer: &Tokenizer<HeadWatcher>,
+    input: &BufferQueue,
+    text: &str,
+    declared: &mut Option<String>,
+) {
     input.push_back(StrTendril::from(text));
-    // `feed` pauses after each `</script>` (for script execution we do not do): resume.
-    while !matches!(tokenizer.feed(input), TokenizerResult::Done) {}
+    // `feed` pauses after each `</script>` (for script execution we do not do) and at each
+    // declared encoding: resume.
+    loop {
+        match tokenizer.feed(input) {
+            TokenizerResult::Done => break,
+            TokenizerResult::EncodingIndicator(label) => {
+                declared.get_or_insert_with(|| label.to_string());
+            }
+            TokenizerResult::Script(_) => {}
+        }
+    }
 }
 
 /// scraper's tree sink, plus element lines; text nodes and parse errors are dropped.

@@ -11,14 +11,15 @@ use html5ever::{local_name, ns};
 use scraper::Node;
 use url::Url;
 
-/// Parses `text` and adds its signals to `signals`.
+/// Parses `text` and adds its signals to `signals`. Returns the charset label a `<meta>` in
+/// `<head>` declared, if any (it may lie past the prescan's first 1024 bytes).
 pub(crate) fn extract_html(
     text: &str,
     encoding: &'static Encoding,
     page_url: &Url,
     signals: &mut Signals,
-) {
-    extract_html_with(text, encoding, page_url, signals, Extent::UntilBody);
+) -> Option<String> {
+    extract_html_with(text, encoding, page_url, signals, Extent::UntilBody)
 }
 
 /// [`extract_html`], choosing how much html5ever parses (tests compare both extents).
@@ -28,7 +29,7 @@ pub(crate) fn extract_html_with(
     page_url: &Url,
     signals: &mut Signals,
     extent: Extent,
-) {
+) -> Option<String> {
     let parsed = parse(text, extent);
     signals.head_break.clone_from(&parsed.head_break);
     let mut collector = Collector::new(text, signals);
@@ -50,6 +51,7 @@ pub(crate) fn extract_html_with(
         }
     }
     resolve_all(signals, page_url, encoding);
+    parsed.declared_encoding
 }
 
 /// One depth-first walk of the DOM; template contents are skipped (inert until script uses

@@ -97,10 +97,22 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
         ..Signals::default()
     };
     if signals.is_html {
-        let decoded = decode::decode(page.body, content_type.as_ref());
+        let mut decoded = decode::decode(page.body, content_type.as_ref());
+        let before_html = signals.clone();
+        let declared = html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals)
+            .and_then(|label| decode::declared_over_guess(&decoded, &label));
+        if let Some(declared) = declared {
+            if declared == decoded.encoding {
+                decoded.source = CharsetSource::MetaTag;
+            } else {
+                // As browsers do: parse again in the declared encoding.
+                decoded = decode::decode_as_declared(page.body, declared);
+                signals = before_html;
+                html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals);
+            }
+        }
         signals.charset = Some(decoded.encoding.name().to_owned());
         signals.charset_source = Some(decoded.source);
-        html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals);
     }
     headers::extract_headers(page, &mut signals);
     signals
