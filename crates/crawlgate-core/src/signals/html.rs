@@ -275,6 +275,9 @@ mod tests {
         "<xmp>",
         "</xmp>",
         "<table>",
+        "<select>",
+        "</select>",
+        "<option>",
         "<td>",
         "<!--",
         "-->",
@@ -311,8 +314,8 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
 
         /// On generated documents the fast path finds exactly what the full parse finds
-        /// (outside the scanner's documented approximations: foreign content, `<select>`,
-        /// script double-escaping, `<picture>` parentage).
+        /// (outside the scanner's documented approximations: foreign content, `<picture>`
+        /// parentage).
         #[test]
         fn hand_over_matches_the_full_parse_on_generated_documents(
             parts in proptest::collection::vec(
@@ -323,13 +326,10 @@ mod tests {
                 0..80,
             )
         ) {
-            let mut text = parts.concat();
-            // Steer clear of the approximations: script double-escaping needs `<!--` inside a
-            // script; which `<source>` is a child of `<picture>` needs tree construction.
-            if text.to_ascii_lowercase().contains("<script") {
-                text = text.replace("<!--", "<!- -");
-            }
-            text = text.replace("<picture", "<xicture");
+            let text = parts.concat();
+            // Steer clear of the approximation: which `<source>` is a child of `<picture>`
+            // needs tree construction.
+            let text = text.replace("<picture", "<xicture");
             let (fast, reference) = both_ways(&text);
             proptest::prop_assert_eq!(comparable(&fast), comparable(&reference), "{:?}", text);
         }

@@ -8,9 +8,8 @@
 //! parse on the real pages in `fixtures/pages/real/` and on generated documents.
 //!
 //! Approximations (documented, and outside what the differential tests generate): in `<svg>` and
-//! `<math>` content, HTML integration points are followed but `<font>` breakouts are not; script
-//! data "double escaped" text (`<!--<script>…</script>` inside a script) ends at the first
-//! `</script>`; tags html5ever ignores inside `<select>` are still reported; a `<source>` is a
+//! `<math>` content, HTML integration points are followed but `<font>` breakouts are not; a
+//! `<source>` is a
 //! `<picture>` candidate when its parent in the source is `<picture>` (inside `<picture>`,
 //! implicit end tags such as a `<div>` closing a `<p>`, and foster parenting out of tables, are
 //! not followed).
@@ -36,8 +35,9 @@ pub(crate) struct ScannedTag<'t> {
 pub(crate) struct Scanner<'t> {
     text: &'t str,
     position: usize,
-    /// Open `<svg>` / `<math>` descendants (lowercase names); empty in HTML content.
-    foreign: Vec<String>,
+    /// Open `<svg>` / `<math>` elements and their foreign descendants: lowercase name, and
+    /// whether it is in the SVG namespace (else `MathML`). Empty in HTML content.
+    foreign: Vec<(String, bool)>,
     template_depth: u32,
     /// Elements open inside the outermost open `<picture>`, innermost last (a `<source>` is an
     /// image candidate only as a child of `<picture>`).
@@ -106,17 +106,12 @@ const BREAKOUT: [&str; 44] = [
     "var",
 ];
 
-/// Foreign elements whose content is HTML again.
-const INTEGRATION_POINTS: [&str; 8] = [
-    "foreignobject",
-    "desc",
-    "title",
-    "mi",
-    "mo",
-    "mn",
-    "ms",
-    "mtext",
-];
+/// SVG elements whose content is HTML again.
+const SVG_INTEGRATION_POINTS: [&str; 3] = ["foreignobject", "desc", "title"];
+/// `MathML` elements whose content is HTML again.
+const MATHML_INTEGRATION_POINTS: [&str; 5] = ["mi", "mo", "mn", "ms", "mtext"];
+/// Deepest foreign nesting tracked (bounds memory on hostile input).
+const MAX_FOREIGN_NESTING: usize = 1024;
 
 fn is_space(byte: u8) -> bool {
     matches!(byte, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
@@ -140,9 +135,26 @@ impl<'t> Scanner<'t> {
     }
 
     fn in_html_content(&self) -> bool {
-        self.foreign
-            .last()
-            .is_none_or(|top| INTEGRATION_POINTS.contains(&top.as_str()))
+        self.foreign.last().is_none_or(|(name, svg)| {
+            if *svg {
+                SVG_INTEGRATION_POINTS.contains(&name.as_str())
+            } else {
+                MATHML_INTEGRATION_POINTS.contains(&name.as_str())
+            }
+        })
+    }
+
+    /// Opens a foreign element: `<svg>` and `<math>` set the namespace, others inherit it.
+    fn push_foreign(&mut self, name: String) {
+        if self.foreign.len() >= MAX_FOREIGN_NESTING {
+            return;
+        }
+        let svg = match name.as_str() {
+            "svg" => true,
+            "math" => false,
+            _ => self.foreign.last().is_some_and(|(_, svg)| *svg),
+        };
+        self.foreign.push((name, svg));
     }
 
     /// The next start tag we extract from, or `None` at the end of the document.
@@ -186,7 +198,9 @@ impl<'t> Scanner<'t> {
         if rest.starts_with(b"<!--") {
             return comment_end(bytes, open + 4);
         }
-        if rest.starts_with(b"<![CDATA[") && !self.in_html_content() {
+        // The tokenizer allows CDATA whenever the current node is foreign, integration points
+        // included.
+        if rest.starts_with(b"<![CDATA[") && !self.foreign.is_empty() {
             return memmem::find(rest, b"]]>").map_or(bytes.len(), |end| open + end + 3);
         }
         self.after_next_gt(open)
@@ -208,9 +222,9 @@ impl<'t> Scanner<'t> {
         let (gt, _) = scan_attributes(self.text, name_end, None)?;
         self.position = gt + 1;
         if !self.foreign.is_empty() {
-            if let Some(index) = self.foreign.iter().rposition(|open| *open == name) {
+            if let Some(index) = self.foreign.iter().rposition(|(open, _)| *open == name) {
                 self.foreign.truncate(index);
-            } else if matches!(name.as_ref(), "p" | "br") {
+            } else if matches!(name.as_ref(), "p" | "br") && !self.in_html_content() {
                 self.foreign.clear();
             }
             return Some(());
@@ -250,7 +264,7 @@ impl<'t> Scanner<'t> {
         self.position = gt + 1;
         if !html {
             if !self_closing {
-                self.foreign.push(name.into_owned());
+                self.push_foreign(name.into_owned());
             }
             return Some(None);
         }
@@ -269,9 +283,10 @@ impl<'t> Scanner<'t> {
             self.picture.push(name.clone().into_owned());
         }
         match name.as_ref() {
-            "svg" | "math" if !self_closing => self.foreign.push(name.into_owned()),
+            "svg" | "math" if !self_closing => self.push_foreign(name.into_owned()),
             "template" => self.template_depth += 1,
             "plaintext" => self.position = self.text.len(),
+            "script" => self.position = self.script_end(gt + 1),
             raw if RAW_TEXT.contains(&raw) => self.position = self.raw_text_end(gt + 1, raw),
             _ => {}
         }
@@ -282,6 +297,61 @@ impl<'t> Scanner<'t> {
             end: gt,
             in_picture,
         }))
+    }
+
+    /// The `<` of the `</script>` closing a script, following the tokenizer's script data
+    /// states: inside `<!--` … `-->`, a `<script>` opens a "double escaped" stretch in which
+    /// `</script>` does not end the script.
+    fn script_end(&self, from: usize) -> usize {
+        #[derive(PartialEq)]
+        enum State {
+            Data,
+            Escaped,
+            DoubleEscaped,
+        }
+        let bytes = self.bytes();
+        let is_script_tag = |at: usize| {
+            bytes
+                .get(at..at + 6)
+                .is_some_and(|name| name.eq_ignore_ascii_case(b"script"))
+                && bytes
+                    .get(at + 6)
+                    .is_some_and(|b| is_space(*b) || matches!(b, b'/' | b'>'))
+        };
+        let mut state = State::Data;
+        let mut position = from;
+        while let Some(offset) = bytes
+            .get(position..)
+            .and_then(|rest| memchr::memchr2(b'<', b'-', rest))
+        {
+            let at = position + offset;
+            let rest = bytes.get(at..).unwrap_or_default();
+            position = at + 1;
+            if rest.starts_with(b"-->") {
+                if state != State::Data {
+                    state = State::Data;
+                    position = at + 3;
+                }
+            } else if rest.starts_with(b"<!--") {
+                if state == State::Data {
+                    state = State::Escaped;
+                    // The dashes may also close it at once (`<!-->`).
+                    position = at + 2;
+                }
+            } else if rest.starts_with(b"</") && is_script_tag(at + 2) {
+                match state {
+                    State::DoubleEscaped => {
+                        state = State::Escaped;
+                        position = at + 8;
+                    }
+                    State::Data | State::Escaped => return at,
+                }
+            } else if rest.starts_with(b"<") && state == State::Escaped && is_script_tag(at + 1) {
+                state = State::DoubleEscaped;
+                position = at + 7;
+            }
+        }
+        bytes.len()
     }
 
     /// The `<` of the end tag closing a raw text element, or the end of input.
@@ -515,6 +585,22 @@ mod tests {
     }
 
     #[test]
+    fn script_escapes() {
+        assert_eq!(
+            hrefs("<script><!-- document.write('<script></script>') --></script><a href=1>"),
+            ["1"]
+        );
+        assert_eq!(
+            hrefs("<script><!--<script></script><a href=0></script><a href=1>"),
+            ["1"]
+        );
+        assert_eq!(hrefs("<script><!--></script><a href=2>"), ["2"]);
+        assert_eq!(hrefs("<script>a-->b</script><a href=3>"), ["3"]);
+        assert_eq!(hrefs("<script><!--<script>--></script><a href=4>"), ["4"]);
+        assert_eq!(hrefs("<script><!--<script></script"), Vec::<String>::new());
+    }
+
+    #[test]
     fn foreign_content_and_templates() {
         assert_eq!(
             hrefs("<svg><a href=1></a><style><a href=2></style></svg><a href=3>"),
@@ -526,6 +612,12 @@ mod tests {
         );
         assert_eq!(hrefs("<svg><path/><div><a href=2>"), ["2"]);
         assert_eq!(hrefs("<math><mi><a href=3></mi></math>"), ["3"]);
+        // `title` is an integration point in SVG only.
+        assert_eq!(hrefs("<svg><title><a href=6></title></svg>"), ["6"]);
+        assert_eq!(
+            hrefs("<math><title><a href=7></title></math>"),
+            Vec::<String>::new()
+        );
         assert_eq!(hrefs("<svg><![CDATA[<a href=1>]]></svg><a href=4>"), ["4"]);
         assert_eq!(hrefs("<svg/><a href=5>"), ["5"]);
         assert_eq!(
