@@ -62,9 +62,11 @@ use url::Url;
 pub struct PageInput<'a> {
     /// The final URL (after redirects): relative references resolve against it.
     pub url: &'a Url,
-    /// The final HTTP status.
+    /// The final HTTP status. Signals are read whatever it is: whether a 404's noindex or a
+    /// redirect's canonical counts is for the rules to say.
     pub status: u16,
-    /// Every response header line, in order, repeated names kept.
+    /// Every response header line, in order, repeated names kept. The content type and charset
+    /// are read from the last `Content-Type` line.
     pub headers: &'a [HeaderLine],
     /// The body bytes, already bounded by the caller.
     pub body: &'a [u8],
