@@ -1,0 +1,654 @@
+//! A fast scanner for the part of a document after `<body>` has begun.
+//!
+//! Once html5ever's tree builder is in body mode nothing can enter `<head>` any more, so the rest
+//! of the document needs no tree: only the start tags we extract from, with their attributes,
+//! found the way the HTML tokenizer finds them (comments, raw text elements, quoted attribute
+//! values, character references). This runs at memchr speed where the full parse is bounded by
+//! html5ever's per-character tokenizer; `extract` is tested to give the same signals as the full
+//! parse on the real pages in `fixtures/pages/real/` and on generated documents.
+//!
+//! Approximations (documented, and outside what the differential tests generate): in `<svg>` and
+//! `<math>` content, HTML integration points are followed but `<font>` breakouts are not; a
+//! `<source>` is a
+//! `<picture>` candidate when its parent in the source is `<picture>` (inside `<picture>`,
+//! implicit end tags such as a `<div>` closing a `<p>`, and foster parenting out of tables, are
+//! not followed).
+
+use super::collect::Extracted;
+use memchr::{memchr, memmem};
+use std::borrow::Cow;
+
+/// An extracted start tag, as the tokenizer reads it.
+pub(crate) struct ScannedTag<'t> {
+    pub kind: Extracted,
+    /// Attributes in source order, names lowercase, values decoded; later duplicates dropped.
+    pub attributes: Vec<(Cow<'t, str>, Cow<'t, str>)>,
+    /// Byte offset of the `<`.
+    pub start: usize,
+    /// Byte offset of the `>`.
+    pub end: usize,
+    /// A child of `<picture>` (a `<source>` there is an image candidate).
+    pub in_picture: bool,
+}
+
+/// Where the scanner stands between tags.
+pub(crate) struct Scanner<'t> {
+    text: &'t str,
+    position: usize,
+    /// Open `<svg>` / `<math>` elements and their foreign descendants: lowercase name, and
+    /// whether it is in the SVG namespace (else `MathML`). Empty in HTML content.
+    foreign: Vec<(String, bool)>,
+    template_depth: u32,
+    /// Elements open inside the outermost open `<picture>`, innermost last (a `<source>` is an
+    /// image candidate only as a child of `<picture>`).
+    picture: Vec<String>,
+}
+
+/// Elements whose content is text up to their end tag.
+const RAW_TEXT: [&str; 9] = [
+    "script", "style", "xmp", "iframe", "noembed", "noframes", "noscript", "textarea", "title",
+];
+
+/// Elements without content (no end tag, never a parent).
+const VOID: [&str; 16] = [
+    "area", "base", "basefont", "bgsound", "br", "col", "embed", "hr", "img", "input", "keygen",
+    "link", "meta", "param", "source", "track",
+];
+
+/// Deepest nesting tracked inside a `<picture>` (bounds memory on hostile input).
+const MAX_PICTURE_NESTING: usize = 64;
+
+/// Start tags that end `<svg>` / `<math>` content (HTML spec, "in foreign content").
+const BREAKOUT: [&str; 44] = [
+    "b",
+    "big",
+    "blockquote",
+    "body",
+    "br",
+    "center",
+    "code",
+    "dd",
+    "div",
+    "dl",
+    "dt",
+    "em",
+    "embed",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "head",
+    "hr",
+    "i",
+    "img",
+    "li",
+    "listing",
+    "menu",
+    "meta",
+    "nobr",
+    "ol",
+    "p",
+    "pre",
+    "ruby",
+    "s",
+    "small",
+    "span",
+    "strong",
+    "strike",
+    "sub",
+    "sup",
+    "table",
+    "tt",
+    "u",
+    "ul",
+    "var",
+];
+
+/// SVG elements whose content is HTML again.
+const SVG_INTEGRATION_POINTS: [&str; 3] = ["foreignobject", "desc", "title"];
+/// `MathML` elements whose content is HTML again.
+const MATHML_INTEGRATION_POINTS: [&str; 5] = ["mi", "mo", "mn", "ms", "mtext"];
+/// Deepest foreign nesting tracked (bounds memory on hostile input).
+const MAX_FOREIGN_NESTING: usize = 1024;
+
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
+}
+
+impl<'t> Scanner<'t> {
+    /// A scanner starting at `position`, which must be in the tokenizer's data state (right
+    /// after a tag, outside raw text, foreign content, templates and `<picture>`).
+    pub(crate) fn new(text: &'t str, position: usize) -> Self {
+        Scanner {
+            text,
+            position,
+            foreign: Vec::new(),
+            template_depth: 0,
+            picture: Vec::new(),
+        }
+    }
+
+    fn bytes(&self) -> &'t [u8] {
+        self.text.as_bytes()
+    }
+
+    fn in_html_content(&self) -> bool {
+        self.foreign.last().is_none_or(|(name, svg)| {
+            if *svg {
+                SVG_INTEGRATION_POINTS.contains(&name.as_str())
+            } else {
+                MATHML_INTEGRATION_POINTS.contains(&name.as_str())
+            }
+        })
+    }
+
+    /// Opens a foreign element: `<svg>` and `<math>` set the namespace, others inherit it.
+    fn push_foreign(&mut self, name: String) {
+        if self.foreign.len() >= MAX_FOREIGN_NESTING {
+            return;
+        }
+        let svg = match name.as_str() {
+            "svg" => true,
+            "math" => false,
+            _ => self.foreign.last().is_some_and(|(_, svg)| *svg),
+        };
+        self.foreign.push((name, svg));
+    }
+
+    /// The next start tag we extract from, or `None` at the end of the document.
+    pub(crate) fn next_tag(&mut self) -> Option<ScannedTag<'t>> {
+        let bytes = self.bytes();
+        loop {
+            let open = self.position + memchr(b'<', bytes.get(self.position..)?)?;
+            self.position = open + 1;
+            match bytes.get(open + 1) {
+                Some(b'!') => self.position = self.markup_declaration(open),
+                Some(b'?') => self.position = self.after_next_gt(open),
+                Some(b'/') => match bytes.get(open + 2) {
+                    Some(b) if b.is_ascii_alphabetic() => self.end_tag(open + 2)?,
+                    Some(b'>') => self.position = open + 3,
+                    Some(_) => self.position = self.after_next_gt(open),
+                    None => return None,
+                },
+                Some(b) if b.is_ascii_alphabetic() => {
+                    if let Some(tag) = self.start_tag(open)? {
+                        return Some(tag);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Past the first `>` from `from`, or the end.
+    fn after_next_gt(&self, from: usize) -> usize {
+        let bytes = self.bytes();
+        bytes
+            .get(from..)
+            .and_then(|rest| memchr(b'>', rest))
+            .map_or(bytes.len(), |offset| from + offset + 1)
+    }
+
+    /// `<!--…-->`, `<![CDATA[…]]>` in foreign content, or a bogus comment up to `>`.
+    fn markup_declaration(&self, open: usize) -> usize {
+        let bytes = self.bytes();
+        let rest = bytes.get(open..).unwrap_or_default();
+        if rest.starts_with(b"<!--") {
+            return comment_end(bytes, open + 4);
+        }
+        // The tokenizer allows CDATA whenever the current node is foreign, integration points
+        // included.
+        if rest.starts_with(b"<![CDATA[") && !self.foreign.is_empty() {
+            return memmem::find(rest, b"]]>").map_or(bytes.len(), |end| open + end + 3);
+        }
+        self.after_next_gt(open)
+    }
+
+    /// Reads a tag name starting at `from`: its end offset and lowercase form.
+    fn tag_name(&self, from: usize) -> Option<(usize, Cow<'t, str>)> {
+        let bytes = self.bytes();
+        let length = bytes
+            .get(from..)?
+            .iter()
+            .position(|b| is_space(*b) || matches!(b, b'/' | b'>'))?;
+        let name = self.text.get(from..from + length)?;
+        Some((from + length, lowercase(name)))
+    }
+
+    fn end_tag(&mut self, name_start: usize) -> Option<()> {
+        let (name_end, name) = self.tag_name(name_start)?;
+        let (gt, _) = scan_attributes(self.text, name_end, None)?;
+        self.position = gt + 1;
+        if !self.foreign.is_empty() {
+            if let Some(index) = self.foreign.iter().rposition(|(open, _)| *open == name) {
+                self.foreign.truncate(index);
+            } else if matches!(name.as_ref(), "p" | "br") && !self.in_html_content() {
+                self.foreign.clear();
+            }
+            return Some(());
+        }
+        if name == "template" {
+            self.template_depth = self.template_depth.saturating_sub(1);
+        }
+        if let Some(index) = self.picture.iter().rposition(|open| *open == name) {
+            self.picture.truncate(index);
+        }
+        Some(())
+    }
+
+    /// Reads a start tag at `open`. `None`: end of input (a tag cut by EOF is dropped, as the
+    /// tokenizer drops it). `Some(None)`: a tag we do not extract from.
+    #[allow(clippy::option_option)]
+    fn start_tag(&mut self, open: usize) -> Option<Option<ScannedTag<'t>>> {
+        let (name_end, mut name) = self.tag_name(open + 1)?;
+        if !self.foreign.is_empty() && BREAKOUT.contains(&name.as_ref()) {
+            self.foreign.clear();
+        }
+        let html = self.in_html_content();
+        if html && name == "image" {
+            name = Cow::Borrowed("img");
+        }
+        let kind = if html && self.template_depth == 0 {
+            Extracted::from_name(&name)
+        } else {
+            None
+        };
+        let mut attributes = Vec::new();
+        let (gt, self_closing) = scan_attributes(
+            self.text,
+            name_end,
+            kind.is_some().then_some(&mut attributes),
+        )?;
+        self.position = gt + 1;
+        if !html {
+            if !self_closing {
+                self.push_foreign(name.into_owned());
+            }
+            return Some(None);
+        }
+        let in_picture = self
+            .picture
+            .last()
+            .is_some_and(|parent| parent == "picture");
+        if (name == "picture" || !self.picture.is_empty())
+            && !VOID.contains(&name.as_ref())
+            && !matches!(
+                name.as_ref(),
+                "html" | "head" | "body" | "frameset" | "frame"
+            )
+            && self.picture.len() < MAX_PICTURE_NESTING
+        {
+            self.picture.push(name.clone().into_owned());
+        }
+        match name.as_ref() {
+            "svg" | "math" if !self_closing => self.push_foreign(name.into_owned()),
+            "template" => self.template_depth += 1,
+            "plaintext" => self.position = self.text.len(),
+            "script" => self.position = self.script_end(gt + 1),
+            raw if RAW_TEXT.contains(&raw) => self.position = self.raw_text_end(gt + 1, raw),
+            _ => {}
+        }
+        Some(kind.map(|kind| ScannedTag {
+            kind,
+            attributes,
+            start: open,
+            end: gt,
+            in_picture,
+        }))
+    }
+
+    /// The `<` of the `</script>` closing a script, following the tokenizer's script data
+    /// states: inside `<!--` … `-->`, a `<script>` opens a "double escaped" stretch in which
+    /// `</script>` does not end the script.
+    fn script_end(&self, from: usize) -> usize {
+        #[derive(PartialEq)]
+        enum State {
+            Data,
+            Escaped,
+            DoubleEscaped,
+        }
+        let bytes = self.bytes();
+        let is_script_tag = |at: usize| {
+            bytes
+                .get(at..at + 6)
+                .is_some_and(|name| name.eq_ignore_ascii_case(b"script"))
+                && bytes
+                    .get(at + 6)
+                    .is_some_and(|b| is_space(*b) || matches!(b, b'/' | b'>'))
+        };
+        let mut state = State::Data;
+        let mut position = from;
+        while let Some(offset) = bytes
+            .get(position..)
+            .and_then(|rest| memchr::memchr2(b'<', b'-', rest))
+        {
+            let at = position + offset;
+            let rest = bytes.get(at..).unwrap_or_default();
+            position = at + 1;
+            if rest.starts_with(b"-->") {
+                if state != State::Data {
+                    state = State::Data;
+                    position = at + 3;
+                }
+            } else if rest.starts_with(b"<!--") {
+                if state == State::Data {
+                    state = State::Escaped;
+                    // The dashes may also close it at once (`<!-->`).
+                    position = at + 2;
+                }
+            } else if rest.starts_with(b"</") && is_script_tag(at + 2) {
+                match state {
+                    State::DoubleEscaped => {
+                        state = State::Escaped;
+                        position = at + 8;
+                    }
+                    State::Data | State::Escaped => return at,
+                }
+            } else if rest.starts_with(b"<") && state == State::Escaped && is_script_tag(at + 1) {
+                state = State::DoubleEscaped;
+                position = at + 7;
+            }
+        }
+        bytes.len()
+    }
+
+    /// The `<` of the end tag closing a raw text element, or the end of input.
+    fn raw_text_end(&self, from: usize, name: &str) -> usize {
+        let bytes = self.bytes();
+        let mut position = from;
+        while let Some(offset) = bytes
+            .get(position..)
+            .and_then(|rest| memmem::find(rest, b"</"))
+        {
+            let candidate = position + offset;
+            let name_start = candidate + 2;
+            let name_end = name_start + name.len();
+            if bytes
+                .get(name_start..name_end)
+                .is_some_and(|found| found.eq_ignore_ascii_case(name.as_bytes()))
+                && bytes
+                    .get(name_end)
+                    .is_some_and(|b| is_space(*b) || matches!(b, b'/' | b'>'))
+            {
+                return candidate;
+            }
+            position = candidate + 2;
+        }
+        bytes.len()
+    }
+}
+
+/// After `<!--` at `from`: the offset past the comment's end (`-->`, `--!>`, or `<!-->` /
+/// `<!--->` closing at once), or the end of input.
+fn comment_end(bytes: &[u8], from: usize) -> usize {
+    let rest = bytes.get(from..).unwrap_or_default();
+    if rest.starts_with(b">") {
+        return from + 1;
+    }
+    if rest.starts_with(b"->") {
+        return from + 2;
+    }
+    let mut position = from;
+    while let Some(offset) = bytes
+        .get(position..)
+        .and_then(|rest| memmem::find(rest, b"--"))
+    {
+        let mut after = position + offset + 2;
+        while bytes.get(after) == Some(&b'-') {
+            after += 1;
+        }
+        match bytes.get(after) {
+            Some(b'>') => return after + 1,
+            Some(b'!') if bytes.get(after + 1) == Some(&b'>') => return after + 2,
+            None => return bytes.len(),
+            _ => position = after,
+        }
+    }
+    bytes.len()
+}
+
+fn lowercase(text: &str) -> Cow<'_, str> {
+    if text.bytes().any(|b| b.is_ascii_uppercase() || b == 0) {
+        Cow::Owned(text.to_ascii_lowercase().replace('\0', "\u{FFFD}"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// Attributes from `position` (just after the tag name) to the closing `>`, per the tokenizer's
+/// attribute states. Returns the `>` offset and whether the tag is self-closing; `None` if the
+/// input ends first. Collects into `attributes` when given (first of duplicate names wins).
+fn scan_attributes<'t>(
+    text: &'t str,
+    mut position: usize,
+    mut attributes: Option<&mut Vec<(Cow<'t, str>, Cow<'t, str>)>>,
+) -> Option<(usize, bool)> {
+    let bytes = text.as_bytes();
+    let skip_spaces = |mut at: usize| {
+        while bytes.get(at).is_some_and(|b| is_space(*b)) {
+            at += 1;
+        }
+        at
+    };
+    loop {
+        position = skip_spaces(position);
+        match *bytes.get(position)? {
+            b'>' => return Some((position, false)),
+            b'/' => {
+                position += 1;
+                if bytes.get(position) == Some(&b'>') {
+                    return Some((position, true));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        // The first character belongs to the name whatever it is (even `=`).
+        let name_start = position;
+        position += 1;
+        while let Some(&byte) = bytes.get(position) {
+            if is_space(byte) || matches!(byte, b'/' | b'>' | b'=') {
+                break;
+            }
+            position += 1;
+        }
+        let name_end = position;
+        position = skip_spaces(position);
+        let mut value = (position, position);
+        let mut ends_tag = false;
+        if *bytes.get(position)? == b'=' {
+            position = skip_spaces(position + 1);
+            match *bytes.get(position)? {
+                quote @ (b'"' | b'\'') => {
+                    let start = position + 1;
+                    let close = start + memchr(quote, bytes.get(start..)?)?;
+                    value = (start, close);
+                    position = close + 1;
+                }
+                b'>' => {
+                    value = (position, position);
+                    ends_tag = true;
+                }
+                _ => {
+                    let start = position;
+                    while let Some(&byte) = bytes.get(position) {
+                        if is_space(byte) || byte == b'>' {
+                            break;
+                        }
+                        position += 1;
+                    }
+                    value = (start, position);
+                }
+            }
+        }
+        if let Some(attributes) = attributes.as_deref_mut() {
+            let name = lowercase(text.get(name_start..name_end)?);
+            if !attributes.iter().any(|(known, _)| *known == name) {
+                let raw_value = text.get(value.0..value.1)?;
+                attributes.push((name, super::entities::decode_attribute(raw_value)));
+            }
+        }
+        if ends_tag {
+            return Some((position, false));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(text: &str) -> Vec<(Extracted, Vec<(String, String)>)> {
+        let mut scanner = Scanner::new(text, 0);
+        std::iter::from_fn(|| scanner.next_tag())
+            .map(|tag| {
+                let attributes = tag
+                    .attributes
+                    .into_iter()
+                    .map(|(name, value)| (name.into_owned(), value.into_owned()))
+                    .collect();
+                (tag.kind, attributes)
+            })
+            .collect()
+    }
+
+    fn hrefs(text: &str) -> Vec<String> {
+        scan(text)
+            .into_iter()
+            .filter_map(|(_, attributes)| {
+                attributes
+                    .into_iter()
+                    .find(|(name, _)| name == "href")
+                    .map(|(_, value)| value)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn attribute_forms() {
+        let tags = scan(r#"<A HREF=one TITLE='a>b' data-x = "q&amp;r" href=dup selected/>"#);
+        assert_eq!(tags.len(), 1);
+        assert_eq!(tags[0].0, Extracted::A);
+        assert_eq!(
+            tags[0].1,
+            [
+                ("href".into(), "one".into()),
+                ("title".into(), "a>b".into()),
+                ("data-x".into(), "q&r".into()),
+                ("selected".into(), String::new()),
+            ]
+        );
+        assert_eq!(hrefs("<a =x href=y>"), ["y"]);
+        assert_eq!(hrefs("<a href=x/>"), ["x/"]);
+        assert_eq!(hrefs("<a href=>"), [""]);
+        assert_eq!(hrefs(r#"<a href="x"title=y>"#), ["x"]);
+        assert_eq!(hrefs("<a/href=z>"), ["z"]);
+    }
+
+    #[test]
+    fn comments_and_declarations_hide_tags() {
+        assert_eq!(
+            hrefs("<!-- <a href=1> --><a href=2><!--><a href=3><!---><a href=4>"),
+            ["2", "3", "4"]
+        );
+        assert_eq!(
+            hrefs("<!-- x --!><a href=5><!-- a -- b ---><a href=6>"),
+            ["5", "6"]
+        );
+        assert_eq!(
+            hrefs("<!DOCTYPE html><?php x ?><a href=7></ x><a href=8>"),
+            ["7", "8"]
+        );
+        assert_eq!(hrefs("<!-- unterminated <a href=9>"), Vec::<String>::new());
+        // Outside foreign content CDATA is a bogus comment, closed by the first `>`.
+        assert_eq!(hrefs("<![CDATA[<a href=10>]]><a href=11>"), ["11"]);
+    }
+
+    #[test]
+    fn raw_text_elements_hide_tags() {
+        assert_eq!(
+            hrefs(r#"<script>var a = "<a href=1>";</script ><a href=2>"#),
+            ["2"]
+        );
+        assert_eq!(
+            hrefs("<textarea><a href=1></textareax></TEXTAREA><a href=2>"),
+            ["2"]
+        );
+        assert_eq!(hrefs("<title><a href=1></title><a href=2>"), ["2"]);
+        assert_eq!(hrefs("<noscript><a href=1></noscript><a href=2>"), ["2"]);
+        assert_eq!(
+            hrefs("<plaintext></plaintext><a href=1>"),
+            Vec::<String>::new()
+        );
+    }
+
+    #[test]
+    fn script_escapes() {
+        assert_eq!(
+            hrefs("<script><!-- document.write('<script></script>') --></script><a href=1>"),
+            ["1"]
+        );
+        assert_eq!(
+            hrefs("<script><!--<script></script><a href=0></script><a href=1>"),
+            ["1"]
+        );
+        assert_eq!(hrefs("<script><!--></script><a href=2>"), ["2"]);
+        assert_eq!(hrefs("<script>a-->b</script><a href=3>"), ["3"]);
+        assert_eq!(hrefs("<script><!--<script>--></script><a href=4>"), ["4"]);
+        assert_eq!(hrefs("<script><!--<script></script"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn foreign_content_and_templates() {
+        assert_eq!(
+            hrefs("<svg><a href=1></a><style><a href=2></style></svg><a href=3>"),
+            ["3"]
+        );
+        assert_eq!(
+            hrefs("<svg><foreignObject><a href=1></a></foreignObject></svg>"),
+            ["1"]
+        );
+        assert_eq!(hrefs("<svg><path/><div><a href=2>"), ["2"]);
+        assert_eq!(hrefs("<math><mi><a href=3></mi></math>"), ["3"]);
+        // `title` is an integration point in SVG only.
+        assert_eq!(hrefs("<svg><title><a href=6></title></svg>"), ["6"]);
+        assert_eq!(
+            hrefs("<math><title><a href=7></title></math>"),
+            Vec::<String>::new()
+        );
+        assert_eq!(hrefs("<svg><![CDATA[<a href=1>]]></svg><a href=4>"), ["4"]);
+        assert_eq!(hrefs("<svg/><a href=5>"), ["5"]);
+        assert_eq!(
+            hrefs("<template><a href=1><template></template></template><a href=2>"),
+            ["2"]
+        );
+    }
+
+    #[test]
+    fn tags_cut_by_the_end_of_input_are_dropped() {
+        assert_eq!(hrefs("<a href=1><a href=2"), ["1"]);
+        assert_eq!(hrefs("<a href='2>"), Vec::<String>::new());
+        assert_eq!(hrefs("<"), Vec::<String>::new());
+        assert_eq!(hrefs("</"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn picture_context() {
+        let mut scanner = Scanner::new(
+            "<picture><source srcset=a></picture><source srcset=b>\
+             <picture><div><source srcset=c></div><source srcset=d>",
+            0,
+        );
+        let in_picture: Vec<bool> = std::iter::from_fn(|| scanner.next_tag())
+            .map(|tag| tag.in_picture)
+            .collect();
+        assert_eq!(in_picture, [true, false, false, true]);
+    }
+
+    #[test]
+    fn image_is_img() {
+        assert_eq!(scan("<image src=x>")[0].0, Extracted::Img);
+    }
+}
