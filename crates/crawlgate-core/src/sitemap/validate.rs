@@ -1,0 +1,687 @@
+//! The checks that need only the document (and its own URL and the check time): per entry as it
+//! ends, and per document at the end from bounded tallies.
+
+use super::collect::Draft;
+use super::datetime::{self, W3cDatetime, parse_rfc2822, parse_w3c_datetime};
+use super::hreflang::hreflang_problem;
+use super::issues::{self, Issues, Position};
+use super::scope::{Placement, Scope};
+use super::{Entry, MAX_IMAGES_PER_URL, MAX_LOC_CHARS, SitemapKind, SitemapOptions};
+use jiff::Timestamp;
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use url::Url;
+
+/// Entries whose URL hash is remembered for duplicates and hreflang return links. Past this
+/// (already four times the protocol limit, and reported as too many URLs) new URLs are not
+/// remembered; memory stays around 5 MB.
+const MAX_REMEMBERED_URLS: usize = 200_000;
+/// hreflang links remembered for the return-link check (24 bytes each).
+const MAX_REMEMBERED_ALTERNATES: usize = 500_000;
+/// Distinct `lastmod` values tallied. Exact for the uniform check up to ten times as many entries.
+const MAX_TALLIED_LASTMODS: usize = 65_536;
+/// `lastmod-uniform`: at least this many entries…
+const UNIFORM_MIN_ENTRIES: u64 = 100;
+/// …of which at least this share (in percent) have one value.
+const UNIFORM_PERCENT: u64 = 90;
+
+const CHANGEFREQS: [&str; 7] = [
+    "always", "hourly", "daily", "weekly", "monthly", "yearly", "never",
+];
+
+pub(crate) struct Validator<'o> {
+    options: &'o SitemapOptions,
+    scope: Option<Scope>,
+    kind: SitemapKind,
+    future_after: Timestamp,
+    stale_before: Timestamp,
+    /// URL hash → line of its first listing.
+    seen: HashMap<u64, u32>,
+    entries: u64,
+    lastmods: LastmodTally,
+    alternates: Vec<AlternateLink>,
+    alternates_overflow: bool,
+    changefreq_priority: Option<(Position, u64)>,
+}
+
+/// One hreflang link, from the `<url>` whose loc hashes to `from` to the href hashing to `to`.
+#[derive(Debug, Clone, Copy)]
+struct AlternateLink {
+    from: u64,
+    to: u64,
+    at: Position,
+}
+
+impl<'o> Validator<'o> {
+    pub(crate) fn new(options: &'o SitemapOptions) -> Self {
+        Self {
+            options,
+            scope: options
+                .url
+                .as_ref()
+                .map(|url| Scope::new(url, &options.cross_submit_origins)),
+            kind: SitemapKind::Unknown,
+            future_after: datetime::plus_days(options.check_time, 1),
+            stale_before: datetime::plus_days(options.check_time, -2),
+            seen: HashMap::new(),
+            entries: 0,
+            lastmods: LastmodTally::default(),
+            alternates: Vec::new(),
+            alternates_overflow: false,
+            changefreq_priority: None,
+        }
+    }
+
+    pub(crate) fn set_kind(&mut self, kind: SitemapKind) {
+        self.kind = kind;
+    }
+
+    /// Checks a finished record; `true` when it has a `<loc>` and should be handed on.
+    pub(crate) fn check(&mut self, draft: &Draft, issues: &mut Issues) -> bool {
+        let entry = &draft.entry;
+        let loc_at = draft.at.loc.unwrap_or(draft.at.record);
+        if entry.loc.is_empty() {
+            let element = self.loc_element();
+            let missing = if draft.at.loc.is_some() {
+                "is empty"
+            } else {
+                "is missing"
+            };
+            issues.push(issues::LOC_INVALID, Some(loc_at), || {
+                format!("{element} {missing}; every entry needs an absolute URL")
+            });
+            return false;
+        }
+        self.entries += 1;
+        let url = match check_loc(&entry.loc) {
+            Ok(url) => Some(url),
+            Err(problem) => {
+                issues.push(issues::LOC_INVALID, Some(loc_at), || {
+                    format!("`{}` {problem}", shorten(&entry.loc))
+                });
+                None
+            }
+        };
+        if let (Some(url), Some(scope)) = (&url, &self.scope) {
+            self.check_placement(scope, url, &entry.loc, loc_at, issues);
+        }
+        let loc_hash = hash(&entry.loc);
+        self.check_duplicate(loc_hash, entry, loc_at, issues);
+        self.check_lastmod(draft, issues);
+        if self.kind != SitemapKind::Index {
+            self.check_changefreq_priority(draft, issues);
+            check_images(draft, issues);
+            check_videos(draft, issues);
+            self.check_news(draft, issues);
+            self.check_alternates(draft, loc_hash, issues);
+        }
+        true
+    }
+
+    fn loc_element(&self) -> &'static str {
+        match self.kind {
+            SitemapKind::Rss => "`<link>` of the `<item>`",
+            SitemapKind::Atom => "`<link href>` of the `<entry>`",
+            SitemapKind::Text => "the line",
+            _ => "`<loc>`",
+        }
+    }
+
+    fn check_placement(
+        &self,
+        scope: &Scope,
+        url: &Url,
+        loc: &str,
+        at: Position,
+        issues: &mut Issues,
+    ) {
+        let placement = scope.place(url);
+        let loc = shorten(loc);
+        match (placement, self.kind == SitemapKind::Index) {
+            (Placement::Inside, _) => {}
+            (Placement::OtherOrigin, true) => {
+                issues.push(issues::INDEX_CHILD_OUT_OF_SCOPE, Some(at), || {
+                    format!(
+                        "child sitemap `{loc}` is on another site than the index ({}); Google \
+                         needs it cross-submitted",
+                        scope.origin()
+                    )
+                });
+            }
+            (Placement::OutsideDirectory, true) => {
+                issues.push(issues::INDEX_CHILD_OUT_OF_SCOPE, Some(at), || {
+                    format!(
+                        "child sitemap `{loc}` is outside the index's directory `{}`; children \
+                         must be in the same directory or deeper",
+                        scope.directory()
+                    )
+                });
+            }
+            (Placement::OtherOrigin, false) => {
+                issues.push(issues::CROSS_HOST_URL, Some(at), || {
+                    format!(
+                        "`{loc}` is not on the sitemap's scheme, host and port ({}); allowed only \
+                         when that host's robots.txt lists this sitemap",
+                        scope.origin()
+                    )
+                });
+            }
+            (Placement::OutsideDirectory, false) => {
+                issues.push(issues::OUT_OF_PATH_SCOPE, Some(at), || {
+                    format!(
+                        "`{loc}` is outside the sitemap's directory `{}`; a sitemap may only list \
+                         URLs in its own directory or deeper",
+                        scope.directory()
+                    )
+                });
+            }
+        }
+    }
+
+    fn check_duplicate(&mut self, loc_hash: u64, entry: &Entry, at: Position, issues: &mut Issues) {
+        if let Some(&first) = self.seen.get(&loc_hash) {
+            issues.push(issues::DUPLICATE_URL, Some(at), || {
+                format!(
+                    "`{}` is listed again (first at line {first})",
+                    shorten(&entry.loc)
+                )
+            });
+        } else if self.seen.len() < MAX_REMEMBERED_URLS {
+            self.seen.insert(loc_hash, at.line);
+        }
+    }
+
+    fn check_lastmod(&mut self, draft: &Draft, issues: &mut Issues) {
+        let Some(lastmod) = draft.entry.lastmod.as_deref() else {
+            return;
+        };
+        let at = draft.at.lastmod.unwrap_or(draft.at.record);
+        self.lastmods.count(lastmod, at);
+        let parsed = if self.kind == SitemapKind::Rss {
+            parse_rfc2822(lastmod)
+                .ok_or_else(|| "is not an RFC 822 date (RSS `<pubDate>`)".to_owned())
+        } else {
+            parse_w3c_datetime(lastmod)
+                .as_ref()
+                .map(W3cDatetime::earliest)
+                .ok_or_else(|| w3c_hint(lastmod))
+        };
+        match parsed {
+            Err(problem) => issues.push(issues::LASTMOD_INVALID, Some(at), || {
+                format!("lastmod `{}` {problem}", shorten(lastmod))
+            }),
+            Ok(when) if when > self.future_after => {
+                let now = self.options.check_time;
+                issues.push(issues::LASTMOD_FUTURE, Some(at), || {
+                    format!(
+                        "lastmod `{lastmod}` is in the future (checked at {now}); it must be the \
+                         date the page last changed"
+                    )
+                });
+            }
+            Ok(_) => {}
+        }
+    }
+
+    fn check_changefreq_priority(&mut self, draft: &Draft, issues: &mut Issues) {
+        let entry = &draft.entry;
+        if entry.changefreq.is_none() && entry.priority.is_none() {
+            return;
+        }
+        let first_at = draft
+            .at
+            .changefreq
+            .or(draft.at.priority)
+            .unwrap_or(draft.at.record);
+        let tally = self.changefreq_priority.get_or_insert((first_at, 0));
+        tally.1 += 1;
+        if let Some(changefreq) = entry.changefreq.as_deref()
+            && !CHANGEFREQS
+                .iter()
+                .any(|valid| valid.eq_ignore_ascii_case(changefreq))
+        {
+            let at = draft.at.changefreq.unwrap_or(draft.at.record);
+            issues.push(issues::CHANGEFREQ_PRIORITY_INVALID, Some(at), || {
+                format!(
+                    "changefreq `{}` is not one of always, hourly, daily, weekly, monthly, \
+                     yearly, never",
+                    shorten(changefreq)
+                )
+            });
+        }
+        if let Some(priority) = entry.priority.as_deref()
+            && !is_valid_priority(priority)
+        {
+            let at = draft.at.priority.unwrap_or(draft.at.record);
+            issues.push(issues::CHANGEFREQ_PRIORITY_INVALID, Some(at), || {
+                format!(
+                    "priority `{}` is not a number from 0.0 to 1.0",
+                    shorten(priority)
+                )
+            });
+        }
+    }
+
+    fn check_news(&self, draft: &Draft, issues: &mut Issues) {
+        let Some(news) = &draft.entry.news else {
+            return;
+        };
+        let at = draft.at.news.unwrap_or(draft.at.record);
+        let present = |field: &Option<String>| field.as_deref().is_some_and(|v| !v.is_empty());
+        let missing: Vec<&str> = [
+            (
+                "news:publication/news:name",
+                present(&news.publication_name),
+            ),
+            (
+                "news:publication/news:language",
+                present(&news.publication_language),
+            ),
+            ("news:publication_date", present(&news.publication_date)),
+            ("news:title", present(&news.title)),
+        ]
+        .into_iter()
+        .filter_map(|(name, is_present)| (!is_present).then_some(name))
+        .collect();
+        if !missing.is_empty() {
+            issues.push(issues::NEWS_INVALID, Some(at), || {
+                format!("news:news lacks {}", missing.join(", "))
+            });
+        }
+        let Some(date) = news.publication_date.as_deref().filter(|d| !d.is_empty()) else {
+            return;
+        };
+        match parse_w3c_datetime(date) {
+            None => issues.push(issues::NEWS_INVALID, Some(at), || {
+                format!(
+                    "news:publication_date `{}` {}",
+                    shorten(date),
+                    w3c_hint(date)
+                )
+            }),
+            Some(published) if published.earliest() < self.stale_before => {
+                let now = self.options.check_time;
+                issues.push(issues::NEWS_STALE, Some(at), || {
+                    format!(
+                        "news:publication_date `{date}` is more than two days before the check \
+                         ({now}); news sitemaps should only list recent articles"
+                    )
+                });
+            }
+            Some(_) => {}
+        }
+    }
+
+    fn check_alternates(&mut self, draft: &Draft, loc_hash: u64, issues: &mut Issues) {
+        let entry = &draft.entry;
+        if entry.alternates.is_empty() {
+            return;
+        }
+        let mut lists_itself = false;
+        for (index, alternate) in entry.alternates.iter().enumerate() {
+            let at = draft
+                .at
+                .alternates
+                .get(index)
+                .copied()
+                .unwrap_or(draft.at.record);
+            if let Some(problem) = hreflang_problem(&alternate.hreflang) {
+                issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                    format!(
+                        "hreflang `{}` is invalid: {problem}",
+                        shorten(&alternate.hreflang)
+                    )
+                });
+            }
+            if !has_http_scheme(&alternate.href) {
+                issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                    format!(
+                        "hreflang alternate `{}` is not a fully-qualified http(s) URL",
+                        shorten(&alternate.href)
+                    )
+                });
+            }
+            if alternate.href == entry.loc {
+                lists_itself = true;
+                continue;
+            }
+            if self.alternates.len() < MAX_REMEMBERED_ALTERNATES {
+                self.alternates.push(AlternateLink {
+                    from: loc_hash,
+                    to: hash(&alternate.href),
+                    at,
+                });
+            } else {
+                self.alternates_overflow = true;
+            }
+        }
+        if !lists_itself {
+            let at = draft
+                .at
+                .alternates
+                .first()
+                .copied()
+                .unwrap_or(draft.at.record);
+            issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                format!(
+                    "the hreflang alternates of `{}` do not include the URL itself; each URL \
+                     must list itself and all its alternates",
+                    shorten(&entry.loc)
+                )
+            });
+        }
+    }
+
+    /// Document-level checks from the tallies.
+    pub(crate) fn finish(mut self, issues: &mut Issues) {
+        if let Some((at, count)) = self.changefreq_priority {
+            issues.push(issues::CHANGEFREQ_PRIORITY, Some(at), || {
+                format!(
+                    "{count} entries carry <changefreq> or <priority>, which Google ignores \
+                     (first here)"
+                )
+            });
+        }
+        if let Some((value, count, at)) = self.lastmods.uniform(self.entries) {
+            let entries = self.entries;
+            issues.push(issues::LASTMOD_UNIFORM, Some(at), || {
+                format!(
+                    "{count} of {entries} entries share lastmod `{value}`: a build-time stamp, \
+                     not the date each page changed, and Google may stop trusting lastmod"
+                )
+            });
+        }
+        self.check_return_links(issues);
+    }
+
+    /// An alternate that has its own `<url>` here must list the first URL back.
+    fn check_return_links(&mut self, issues: &mut Issues) {
+        if self.alternates_overflow {
+            issues.push(issues::LIMITS_EXCEEDED, None, || {
+                format!(
+                    "more than {MAX_REMEMBERED_ALTERNATES} hreflang alternates: return links were \
+                     checked for the first {MAX_REMEMBERED_ALTERNATES} only"
+                )
+            });
+        }
+        let mut links = std::mem::take(&mut self.alternates);
+        links.sort_unstable_by_key(|link| (link.from, link.to));
+        for link in &links {
+            let Some(&target_line) = self.seen.get(&link.to) else {
+                continue;
+            };
+            let returned = links
+                .binary_search_by_key(&(link.to, link.from), |other| (other.from, other.to))
+                .is_ok();
+            if !returned {
+                issues.push(issues::HREFLANG_INVALID, Some(link.at), || {
+                    format!(
+                        "this hreflang alternate has its own <url> at line {target_line}, which \
+                         does not list this URL back (Google ignores one-way pairs)"
+                    )
+                });
+            }
+        }
+    }
+}
+
+/// Why a `<loc>` is not a valid absolute, escaped http(s) URL, or the parsed URL.
+pub(crate) fn check_loc(loc: &str) -> Result<Url, String> {
+    if loc.len() > MAX_LOC_CHARS {
+        let chars = loc.chars().count();
+        if chars > MAX_LOC_CHARS {
+            return Err(format!(
+                "is {chars} characters long; the limit is {MAX_LOC_CHARS}"
+            ));
+        }
+    }
+    if !has_http_scheme(loc) {
+        return Err(if loc.contains("://") || loc.starts_with("mailto:") {
+            "is not an http or https URL".to_owned()
+        } else {
+            "is not an absolute URL (sitemaps need fully-qualified URLs, with scheme and host)"
+                .to_owned()
+        });
+    }
+    if let Some(bad) = loc.chars().find(|&c| must_be_escaped(c)) {
+        return Err(match bad {
+            ' ' => "contains a space; URL-escape it as %20".to_owned(),
+            c if c.is_ascii_control() => {
+                format!("contains the control character U+{:04X}", u32::from(c))
+            }
+            c if c.is_ascii() => format!("contains `{c}`, which must be URL-escaped"),
+            _ => match Url::parse(loc) {
+                Ok(url) => format!(
+                    "contains raw non-ASCII characters; URL-escape them: `{}`",
+                    shorten(url.as_str())
+                ),
+                Err(_) => "contains raw non-ASCII characters; URL-escape them".to_owned(),
+            },
+        });
+    }
+    let url = Url::parse(loc).map_err(|error| format!("is not a valid URL ({error})"))?;
+    if url.host_str().is_none_or(str::is_empty) {
+        return Err("has no host".to_owned());
+    }
+    Ok(url)
+}
+
+/// Characters a sitemap URL may not carry raw (RFC 3986 excludes them; sitemaps.org wants URLs
+/// escaped; Google asks for non-ASCII to be percent-encoded).
+fn must_be_escaped(c: char) -> bool {
+    !c.is_ascii()
+        || c.is_ascii_control()
+        || matches!(
+            c,
+            ' ' | '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}'
+        )
+}
+
+fn has_http_scheme(url: &str) -> bool {
+    let starts = |prefix: &str| {
+        url.get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+    };
+    starts("http://") || starts("https://")
+}
+
+fn is_valid_priority(priority: &str) -> bool {
+    let well_formed = !priority.is_empty()
+        && priority.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && priority.bytes().filter(|&b| b == b'.').count() <= 1
+        && priority.bytes().any(|b| b.is_ascii_digit());
+    well_formed
+        && priority
+            .parse::<f64>()
+            .is_ok_and(|p| (0.0..=1.0).contains(&p))
+}
+
+/// A short explanation of why `value` is not W3C Datetime, for the common mistakes.
+fn w3c_hint(value: &str) -> String {
+    let has_time = value.len() > 10
+        && value
+            .as_bytes()
+            .get(10)
+            .is_some_and(|&b| b == b'T' || b == b' ');
+    let ends_with_zone = value.ends_with('Z')
+        || value
+            .len()
+            .checked_sub(6)
+            .and_then(|at| value.as_bytes().get(at))
+            .is_some_and(|&b| b == b'+' || b == b'-');
+    if has_time && !ends_with_zone {
+        "is not W3C Datetime: a time needs a zone designator (`Z` or `+hh:mm`)".to_owned()
+    } else {
+        "is not W3C Datetime (YYYY, YYYY-MM, YYYY-MM-DD, or YYYY-MM-DDThh:mm[:ss[.s]] with Z or \
+         ±hh:mm)"
+            .to_owned()
+    }
+}
+
+fn check_images(draft: &Draft, issues: &mut Issues) {
+    let count = draft.at.image_count;
+    if count > MAX_IMAGES_PER_URL {
+        issues.push(issues::IMAGE_LIMIT, Some(draft.at.record), || {
+            format!("{count} image:image in one <url>; Google reads at most {MAX_IMAGES_PER_URL}")
+        });
+    }
+}
+
+fn check_videos(draft: &Draft, issues: &mut Issues) {
+    for (index, video) in draft.entry.videos.iter().enumerate() {
+        let at = draft
+            .at
+            .videos
+            .get(index)
+            .copied()
+            .unwrap_or(draft.at.record);
+        let present = |field: &Option<String>| field.as_deref().is_some_and(|v| !v.is_empty());
+        let mut missing: Vec<&str> = [
+            ("video:thumbnail_loc", present(&video.thumbnail_loc)),
+            ("video:title", present(&video.title)),
+            ("video:description", present(&video.description)),
+        ]
+        .into_iter()
+        .filter_map(|(name, is_present)| (!is_present).then_some(name))
+        .collect();
+        if !present(&video.content_loc) && !present(&video.player_loc) {
+            missing.push("video:content_loc or video:player_loc");
+        }
+        if !missing.is_empty() {
+            issues.push(issues::VIDEO_INVALID, Some(at), || {
+                format!("video:video lacks {}", missing.join(", "))
+            });
+        }
+        if video.content_loc.as_deref() == Some(draft.entry.loc.as_str()) {
+            issues.push(issues::VIDEO_INVALID, Some(at), || {
+                "video:content_loc is the page's own <loc>; it must point at the video file"
+                    .to_owned()
+            });
+        }
+    }
+}
+
+/// Tally of `lastmod` values by hash, with the current most frequent value kept as text.
+#[derive(Debug, Default)]
+struct LastmodTally {
+    counts: HashMap<u64, u32>,
+    leader: Option<(u64, u32, String, Position)>,
+}
+
+impl LastmodTally {
+    fn count(&mut self, value: &str, at: Position) {
+        let key = hash(value);
+        let room = self.counts.len() < MAX_TALLIED_LASTMODS;
+        let count = match self.counts.get_mut(&key) {
+            Some(count) => {
+                *count += 1;
+                *count
+            }
+            None if room => {
+                self.counts.insert(key, 1);
+                1
+            }
+            None => return,
+        };
+        match &mut self.leader {
+            Some((leader, leader_count, _, _)) if *leader == key => *leader_count = count,
+            Some((_, leader_count, _, _)) if count <= *leader_count => {}
+            _ => self.leader = Some((key, count, value.to_owned(), at)),
+        }
+    }
+
+    /// The shared value, its count and first position, when uniform over `entries`.
+    fn uniform(&self, entries: u64) -> Option<(String, u32, Position)> {
+        let (_, count, value, at) = self.leader.as_ref()?;
+        let uniform =
+            entries >= UNIFORM_MIN_ENTRIES && u64::from(*count) * 100 >= entries * UNIFORM_PERCENT;
+        uniform.then(|| (value.clone(), *count, *at))
+    }
+}
+
+/// A 64-bit hash of a URL or value. The tallies keep hashes, not text, to stay small; with at
+/// most a few hundred thousand values a collision is practically impossible (≈ 1e-9).
+fn hash(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Long values cut for messages, on a character boundary.
+pub(crate) fn shorten(text: &str) -> String {
+    const KEEP: usize = 200;
+    match text.char_indices().nth(KEEP) {
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or(text)),
+        None => text.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loc_must_be_absolute_escaped_http() {
+        assert!(check_loc("https://example.com/a?b=c&d=e").is_ok());
+        assert!(check_loc("HTTP://example.com/").is_ok());
+        let problem = |loc: &str| check_loc(loc).unwrap_err();
+        assert!(problem("/relative").contains("absolute"));
+        assert!(problem("example.com/page").contains("absolute"));
+        assert!(problem("ftp://example.com/").contains("http or https"));
+        assert!(problem("https://example.com/a b").contains("space"));
+        assert!(problem("https://example.com/{x}").contains("`{`"));
+        assert!(problem("https://example.com/ümlaut").contains("%C3%BC"));
+        assert!(problem("https://exa mple.com/").contains("space"));
+        assert!(problem(&format!("https://example.com/{}", "a".repeat(2_100))).contains("2048"));
+        assert!(problem("https://").contains("valid URL") || problem("https://").contains("host"));
+    }
+
+    #[test]
+    fn loc_of_exactly_the_limit_is_fine() {
+        let prefix = "https://example.com/";
+        let loc = format!("{prefix}{}", "a".repeat(MAX_LOC_CHARS - prefix.len()));
+        assert_eq!(loc.len(), MAX_LOC_CHARS);
+        assert!(check_loc(&loc).is_ok());
+    }
+
+    #[test]
+    fn priorities() {
+        for good in ["0.0", "0.5", "1.0", "1", "0", ".5"] {
+            assert!(is_valid_priority(good), "{good}");
+        }
+        for bad in ["1.5", "-0.1", "high", "", "0.5.1", "NaN", "inf", "1e-1"] {
+            assert!(!is_valid_priority(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn uniform_needs_ninety_percent_of_a_hundred() {
+        let at = Position::default();
+        let mut tally = LastmodTally::default();
+        for i in 0..100 {
+            tally.count(if i < 90 { "2024-01-01" } else { "2024-02-02" }, at);
+        }
+        assert!(tally.uniform(100).is_some());
+        assert!(tally.uniform(101).is_none());
+        let mut small = LastmodTally::default();
+        for _ in 0..99 {
+            small.count("2024-01-01", at);
+        }
+        assert!(small.uniform(99).is_none());
+    }
+
+    #[test]
+    fn shorten_cuts_long_text_on_char_boundaries() {
+        let long = "é".repeat(300);
+        let short = shorten(&long);
+        assert_eq!(short.chars().count(), 201);
+        assert!(short.ends_with('…'));
+        assert_eq!(shorten("abc"), "abc");
+    }
+
+    #[test]
+    fn w3c_hints_name_the_missing_zone() {
+        assert!(w3c_hint("2024-01-01T10:00:00").contains("zone"));
+        assert!(w3c_hint("01/02/2024").contains("YYYY-MM-DD"));
+    }
+}
