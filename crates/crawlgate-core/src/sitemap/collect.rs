@@ -28,12 +28,19 @@ pub(crate) struct Positions {
     pub(crate) alternates: Vec<Position>,
     /// All `image:image` children, including those past the kept ones.
     pub(crate) image_count: u64,
+    /// Images kept in the previous entry (a capacity hint).
+    pub(crate) kept_images: usize,
 }
 
 impl Draft {
     /// Starts a new record at `at`, reusing allocations.
     pub(crate) fn reset(&mut self, at: Position) {
-        self.entry = Entry::default();
+        // Entries of one sitemap look alike: size the lists like the last one's.
+        self.entry = Entry {
+            images: Vec::with_capacity(self.at.kept_images),
+            alternates: Vec::with_capacity(self.at.alternates.len()),
+            ..Entry::default()
+        };
         self.at.record = at;
         self.at.loc = None;
         self.at.lastmod = None;
@@ -98,6 +105,7 @@ impl<'o, F: FnMut(Entry)> Collector<'o, F> {
 
     /// A record ended: validate it, and hand it on when it has a `<loc>`.
     pub(crate) fn finish_record(&mut self, draft: &mut Draft, issues: &mut Issues) {
+        draft.at.kept_images = draft.entry.images.len();
         if self.validator.check(draft, issues) {
             self.emitted += 1;
             (self.on_entry)(std::mem::take(&mut draft.entry));

@@ -39,6 +39,7 @@
 //! assert_eq!((issue.rule, issue.line), ("sitemap/loc-invalid", Some(4)));
 //! ```
 
+mod attributes;
 mod collect;
 mod datetime;
 mod elements;
@@ -318,7 +319,7 @@ enum Content {
 /// Looks at the first bytes without consuming them, except a UTF-8 byte order mark.
 fn sniff<R: Read>(track: &mut LineTrack<R>) -> Content {
     const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
-    let Ok(head) = track.fill_buf() else {
+    let Ok(head) = track.peek(UTF8_BOM.len()) else {
         return Content::Unreadable;
     };
     if head.starts_with(UTF8_BOM) {
@@ -338,7 +339,7 @@ fn sniff<R: Read>(track: &mut LineTrack<R>) -> Content {
         match head.iter().find(|byte| !byte.is_ascii_whitespace()) {
             Some(b'<') => return Content::Xml,
             Some(_) => return Content::Text,
-            // A buffer of whitespace only: skip it and look further.
+            // Whitespace only so far: skip it and look further.
             None => {
                 let all = head.len();
                 track.consume(all);
@@ -354,7 +355,6 @@ fn drain<R: Read>(track: &mut LineTrack<R>) {
             Ok(rest) => {
                 let all = rest.len();
                 track.consume(all);
-                track.forget_before(track.consumed());
             }
         }
     }

@@ -9,7 +9,7 @@
 //! input size.
 
 use flate2::read::MultiGzDecoder;
-use std::collections::VecDeque;
+use std::cell::Cell;
 use std::io::{self, BufRead, Chain, Cursor, Read};
 
 /// The first two bytes of every gzip member (RFC 1952).
@@ -17,11 +17,6 @@ pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// Size of the read buffer under the XML and text parsers.
 const BUFFER_BYTES: usize = 64 * 1024;
-
-/// How many newline offsets are kept for mapping byte offsets back to lines. Offsets are dropped
-/// as the parser moves on; this cap only matters for a single event spanning over a million
-/// lines, whose inner positions then degrade to the line where it started.
-const MAX_TRACKED_NEWLINES: usize = 1 << 20;
 
 /// Counts the bytes read from the caller's reader and remembers whether it failed.
 #[derive(Debug)]
@@ -204,6 +199,20 @@ impl<R: Read> Read for Capped<R> {
     }
 }
 
+/// Counts `\n` bytes, in a form the compiler vectorises (255 per-lane byte counters per chunk).
+fn count_newlines(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|chunk| {
+            usize::from(
+                chunk
+                    .iter()
+                    .fold(0u8, |count, &byte| count + u8::from(byte == b'\n')),
+            )
+        })
+        .sum()
+}
+
 /// A line and 1-based column (in bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct LineColumn {
@@ -211,21 +220,27 @@ pub(crate) struct LineColumn {
     pub(crate) column: u32,
 }
 
-/// A buffered reader that records where lines start in everything consumed from it, so byte
-/// offsets reported by the XML reader (which only knows offsets) map to line:column.
+/// A buffered reader that maps byte offsets of what it has read (the XML reader only knows
+/// offsets) to line:column.
 ///
-/// Offsets before [`LineTrack::forget_before`] are summarised into a line count; only newlines
-/// after it are kept, so memory follows the size of one event, not of the document.
+/// Newlines are counted lazily, once per byte: when a position is asked, between the last
+/// position asked and this one, and before buffer bytes are discarded. Positions must be asked in
+/// increasing order (the parsers do: each event's start is after the previous one); an earlier
+/// offset on the current line is still exact, one before it gets that line's start.
 #[derive(Debug)]
 pub(crate) struct LineTrack<R> {
     inner: R,
     buffer: Box<[u8]>,
     start: usize,
     end: usize,
-    consumed: u64,
-    newlines: VecDeque<u64>,
-    forgotten_lines: u32,
-    forgotten_line_start: u64,
+    /// Absolute offset of `buffer[0]`.
+    buffer_offset: u64,
+    /// Newlines before this absolute offset have been counted.
+    counted: Cell<u64>,
+    /// How many: the line of `counted` is `lines + 1`.
+    lines: Cell<u32>,
+    /// Absolute offset where the line of `counted` starts.
+    line_start: Cell<u64>,
 }
 
 impl<R: Read> LineTrack<R> {
@@ -235,10 +250,10 @@ impl<R: Read> LineTrack<R> {
             buffer: vec![0; BUFFER_BYTES].into_boxed_slice(),
             start: 0,
             end: 0,
-            consumed: 0,
-            newlines: VecDeque::new(),
-            forgotten_lines: 0,
-            forgotten_line_start: 0,
+            buffer_offset: 0,
+            counted: Cell::new(0),
+            lines: Cell::new(0),
+            line_start: Cell::new(0),
         }
     }
 
@@ -248,39 +263,64 @@ impl<R: Read> LineTrack<R> {
 
     /// Bytes consumed so far.
     pub(crate) fn consumed(&self) -> u64 {
-        self.consumed
+        self.buffer_offset + self.start as u64
     }
 
-    /// Drops the newline offsets before `offset`: positions before it will not be asked again.
-    pub(crate) fn forget_before(&mut self, offset: u64) {
-        while let Some(&newline) = self.newlines.front() {
-            if newline >= offset {
-                break;
+    /// Makes at least `wanted` bytes available (fewer at the end of the input, at most a buffer)
+    /// without consuming them: a single read may return as little as one byte.
+    pub(crate) fn peek(&mut self, wanted: usize) -> io::Result<&[u8]> {
+        let wanted = wanted.min(self.buffer.len());
+        if self.end - self.start < wanted {
+            self.count_to(self.consumed());
+            self.buffer.copy_within(self.start..self.end, 0);
+            self.buffer_offset += self.start as u64;
+            self.end -= self.start;
+            self.start = 0;
+            while self.end < wanted {
+                let Some(room) = self.buffer.get_mut(self.end..) else {
+                    break;
+                };
+                match self.inner.read(room) {
+                    Ok(0) => break,
+                    Ok(read) => self.end += read,
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => return Err(error),
+                }
             }
-            self.forget_first();
         }
+        Ok(self.buffer.get(self.start..self.end).unwrap_or_default())
     }
 
-    fn forget_first(&mut self) {
-        if let Some(newline) = self.newlines.pop_front() {
-            self.forgotten_lines = self.forgotten_lines.saturating_add(1);
-            self.forgotten_line_start = newline + 1;
+    /// Counts the newlines up to absolute `offset` (within the buffer) from where counting got.
+    fn count_to(&self, offset: u64) {
+        let counted = self.counted.get();
+        if offset <= counted {
+            return;
         }
-    }
-
-    /// The line and column of a consumed byte offset.
-    pub(crate) fn position(&self, offset: u64) -> LineColumn {
-        let before = self.newlines.partition_point(|&newline| newline < offset);
-        let line_start = match before.checked_sub(1).and_then(|i| self.newlines.get(i)) {
-            Some(&newline) => newline + 1,
-            None => self.forgotten_line_start,
+        let relative = |absolute: u64| {
+            usize::try_from(absolute.saturating_sub(self.buffer_offset)).unwrap_or(usize::MAX)
         };
-        let newlines_before = u32::try_from(before).unwrap_or(u32::MAX);
+        let Some(fresh) = self
+            .buffer
+            .get(relative(counted)..relative(offset).min(self.end))
+        else {
+            return;
+        };
+        if let Some(last) = memchr::memrchr(b'\n', fresh) {
+            let newlines = count_newlines(fresh);
+            let newlines = u32::try_from(newlines).unwrap_or(u32::MAX);
+            self.lines.set(self.lines.get().saturating_add(newlines));
+            self.line_start.set(counted + last as u64 + 1);
+        }
+        self.counted.set(counted + fresh.len() as u64);
+    }
+
+    /// The line and column of a byte offset that has been read.
+    pub(crate) fn position(&self, offset: u64) -> LineColumn {
+        self.count_to(offset);
+        let line_start = self.line_start.get();
         LineColumn {
-            line: self
-                .forgotten_lines
-                .saturating_add(newlines_before)
-                .saturating_add(1),
+            line: self.lines.get().saturating_add(1),
             column: u32::try_from(offset.saturating_sub(line_start).saturating_add(1))
                 .unwrap_or(u32::MAX),
         }
@@ -302,6 +342,9 @@ impl<R: Read> Read for LineTrack<R> {
 impl<R: Read> BufRead for LineTrack<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.start >= self.end {
+            // The buffer is about to be replaced: count what is left of it first.
+            self.count_to(self.buffer_offset + self.end as u64);
+            self.buffer_offset += self.end as u64;
             self.start = 0;
             self.end = 0;
             loop {
@@ -319,18 +362,7 @@ impl<R: Read> BufRead for LineTrack<R> {
     }
 
     fn consume(&mut self, amount: usize) {
-        let amount = amount.min(self.end - self.start);
-        let base = self.consumed;
-        if let Some(consumed) = self.buffer.get(self.start..self.start + amount) {
-            for index in memchr::memchr_iter(b'\n', consumed) {
-                self.newlines.push_back(base + index as u64);
-            }
-        }
-        while self.newlines.len() > MAX_TRACKED_NEWLINES {
-            self.forget_first();
-        }
-        self.start += amount;
-        self.consumed += amount as u64;
+        self.start += amount.min(self.end - self.start);
     }
 }
 
@@ -396,11 +428,35 @@ mod tests {
         assert!(!exact.hit());
     }
 
+    /// A reader that hands out one byte per call, like a slow network body.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+            match (self.0.split_first(), out.first_mut()) {
+                (Some((&byte, rest)), Some(slot)) => {
+                    *slot = byte;
+                    self.0 = rest;
+                    Ok(1)
+                }
+                _ => Ok(0),
+            }
+        }
+    }
+
+    #[test]
+    fn peek_gathers_short_reads_without_consuming() {
+        let mut track = LineTrack::new(Trickle(b"\xEF\xBB\xBFabc"));
+        assert_eq!(track.peek(3).unwrap(), b"\xEF\xBB\xBF");
+        track.consume(3);
+        assert_eq!(track.peek(10).unwrap(), b"abc");
+        assert_eq!(track.consumed(), 3);
+    }
+
     #[test]
     fn positions_map_offsets_to_lines_and_columns() {
         let mut track = LineTrack::new(&b"ab\ncd\n\nefg"[..]);
-        let mut all = Vec::new();
-        track.read_to_end(&mut all).unwrap();
+        track.fill_buf().unwrap();
         let at = |offset| {
             let position = track.position(offset);
             (position.line, position.column)
@@ -410,7 +466,29 @@ mod tests {
         assert_eq!(at(3), (2, 1));
         assert_eq!(at(7), (4, 1));
         assert_eq!(at(9), (4, 3));
-        track.forget_before(7);
-        assert_eq!(track.position(9), LineColumn { line: 4, column: 3 });
+        // An earlier offset on the current line is still exact.
+        assert_eq!(at(8), (4, 2));
+    }
+
+    #[test]
+    fn positions_survive_buffer_refills() {
+        let text = b"first\nsecond line\n\n\nlast";
+        let mut track = LineTrack::new(Trickle(text));
+        let mut expected = (1, 1);
+        for (offset, &byte) in text.iter().enumerate() {
+            assert_eq!(track.fill_buf().unwrap().len(), 1, "one byte per refill");
+            track.consume(1);
+            let position = track.position(offset as u64);
+            assert_eq!(
+                (position.line, position.column),
+                expected,
+                "offset {offset}"
+            );
+            expected = if byte == b'\n' {
+                (expected.0 + 1, 1)
+            } else {
+                (expected.0, expected.1 + 1)
+            };
+        }
     }
 }

@@ -21,13 +21,11 @@ pub(crate) fn parse<R: Read, F: FnMut(Entry)>(
     let mut draft = Draft::default();
     loop {
         line.clear();
-        let start = track.consumed();
         match track.read_until(b'\n', &mut line) {
             Ok(0) => return false,
             Ok(_) => {}
             Err(_) => return true,
         }
-        track.forget_before(start);
         number = number.saturating_add(1);
         let trimmed = line.trim_ascii();
         if trimmed.is_empty() {
