@@ -13,8 +13,10 @@ use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Child sitemaps of an index listed in the output; more are counted.
-const MAX_LISTED_CHILDREN: usize = 50_000;
+/// Child sitemaps of an index listed in text output; more are counted (`--urls` lists all).
+const MAX_LISTED_CHILDREN: usize = 1_000;
+/// Child sitemaps listed in JSON output: all an index may have.
+const MAX_JSON_CHILDREN: usize = 50_000;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct SitemapArgs {
@@ -125,10 +127,17 @@ pub(crate) fn check(
     output: Output,
     out: &mut impl Write,
 ) -> anyhow::Result<SitemapSummary> {
+    // The kind is known only at the end: keep the first locations in case it is an index.
+    let max_children = if output == Output::Json {
+        MAX_JSON_CHILDREN
+    } else {
+        MAX_LISTED_CHILDREN
+    };
     let mut children = Vec::new();
     let mut more_children = 0u64;
     let mut write_error = None;
-    let summary = sitemap::parse(input, options, |entry: Entry| match output {
+    // Entries are only looked at: borrowing them lets the parser reuse their memory.
+    let summary = sitemap::parse_borrowed(input, options, |entry: &Entry| match output {
         Output::Urls => {
             if write_error.is_none()
                 && let Err(error) = writeln!(out, "{}", entry.loc)
@@ -137,8 +146,8 @@ pub(crate) fn check(
             }
         }
         Output::Text | Output::Json => {
-            if children.len() < MAX_LISTED_CHILDREN {
-                children.push(entry.loc);
+            if children.len() < max_children {
+                children.push(entry.loc.clone());
             } else {
                 more_children += 1;
             }
@@ -191,8 +200,10 @@ fn print_text(
     more_children: u64,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    let noun = match summary.kind {
-        SitemapKind::Index => "child sitemaps",
+    let noun = match (summary.kind, summary.entry_count) {
+        (SitemapKind::Index, 1) => "child sitemap",
+        (SitemapKind::Index, _) => "child sitemaps",
+        (_, 1) => "entry",
         _ => "entries",
     };
     let bytes = if summary.gzip {
@@ -220,7 +231,7 @@ fn print_text(
             writeln!(out, "  {child}")?;
         }
         if more_children > 0 {
-            writeln!(out, "  … and {more_children} more")?;
+            writeln!(out, "  … and {more_children} more (--urls lists them all)")?;
         }
     }
     for issue in &summary.issues {

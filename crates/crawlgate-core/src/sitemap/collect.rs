@@ -5,11 +5,113 @@ use super::issues::{self, Issues, Position};
 use super::validate::Validator;
 use super::{Entry, MAX_ENTRIES, SitemapKind, SitemapOptions};
 
+/// Where finished entries go: given away ([`Owned`]) or lent ([`Lent`]), in which case their
+/// memory is reused for the next entry.
+pub(crate) trait Sink {
+    fn accept(&mut self, entry: &mut Entry);
+}
+
+/// Hands each entry over (the caller keeps it).
+pub(crate) struct Owned<F>(pub(crate) F);
+
+impl<F: FnMut(Entry)> Sink for Owned<F> {
+    fn accept(&mut self, entry: &mut Entry) {
+        (self.0)(std::mem::take(entry));
+    }
+}
+
+/// Lends each entry (the caller looks at it; the parser recycles it).
+pub(crate) struct Lent<F>(pub(crate) F);
+
+impl<F: FnMut(&Entry)> Sink for Lent<F> {
+    fn accept(&mut self, entry: &mut Entry) {
+        (self.0)(entry);
+    }
+}
+
+/// Strings of lent entries, kept for the next entries' values: with [`Lent`], reading a
+/// sitemap allocates almost nothing per entry.
+#[derive(Debug, Default)]
+pub(crate) struct StringPool {
+    spare: Vec<String>,
+}
+
+/// Spare strings kept at most (a few entries' worth).
+const MAX_SPARE_STRINGS: usize = 4_096;
+
+impl StringPool {
+    /// A string holding `value`, reusing a spare one when there is one.
+    pub(crate) fn string_from(&mut self, value: &str) -> String {
+        match self.spare.pop() {
+            Some(mut spare) => {
+                spare.clear();
+                spare.push_str(value);
+                spare
+            }
+            None => value.to_owned(),
+        }
+    }
+
+    fn keep(&mut self, string: String) {
+        if self.spare.len() < MAX_SPARE_STRINGS && string.capacity() > 0 {
+            self.spare.push(string);
+        }
+    }
+
+    fn keep_some(&mut self, string: Option<String>) {
+        if let Some(string) = string {
+            self.keep(string);
+        }
+    }
+
+    /// Takes the strings of a finished entry, leaving its lists empty but allocated.
+    fn recycle(&mut self, entry: &mut Entry) {
+        self.keep(std::mem::take(&mut entry.loc));
+        self.keep_some(entry.lastmod.take());
+        self.keep_some(entry.changefreq.take());
+        self.keep_some(entry.priority.take());
+        for image in entry.images.drain(..) {
+            self.keep(image.loc);
+            self.keep_some(image.caption);
+            self.keep_some(image.title);
+        }
+        for video in entry.videos.drain(..) {
+            for field in [
+                video.thumbnail_loc,
+                video.title,
+                video.description,
+                video.content_loc,
+                video.player_loc,
+                video.duration,
+                video.publication_date,
+                video.expiration_date,
+            ] {
+                self.keep_some(field);
+            }
+        }
+        if let Some(news) = entry.news.take() {
+            for field in [
+                news.publication_name,
+                news.publication_language,
+                news.publication_date,
+                news.title,
+            ] {
+                self.keep_some(field);
+            }
+        }
+        for alternate in entry.alternates.drain(..) {
+            self.keep(alternate.hreflang);
+            self.keep(alternate.href);
+        }
+    }
+}
+
 /// An entry being read, with where its parts were found (for issue positions).
 #[derive(Debug, Default)]
 pub(crate) struct Draft {
     pub(crate) entry: Entry,
     pub(crate) at: Positions,
+    pub(crate) pool: StringPool,
 }
 
 /// Positions of an entry's parts; `None` when absent.
@@ -35,12 +137,14 @@ pub(crate) struct Positions {
 impl Draft {
     /// Starts a new record at `at`, reusing allocations.
     pub(crate) fn reset(&mut self, at: Position) {
-        // Entries of one sitemap look alike: size the lists like the last one's.
-        self.entry = Entry {
-            images: Vec::with_capacity(self.at.kept_images),
-            alternates: Vec::with_capacity(self.at.alternates.len()),
-            ..Entry::default()
-        };
+        // A lent entry comes back whole: its strings and lists are reused. A given-away one
+        // left an empty entry: entries of one sitemap look alike, so size the lists like the
+        // last one's.
+        self.pool.recycle(&mut self.entry);
+        self.entry.line = 0;
+        self.entry.column = 0;
+        self.entry.images.reserve(self.at.kept_images);
+        self.entry.alternates.reserve(self.at.alternates.len());
         self.at.record = at;
         self.at.loc = None;
         self.at.lastmod = None;
@@ -61,8 +165,8 @@ pub(crate) struct Totals {
 }
 
 /// Validates finished entries, hands them to the caller, and counts records.
-pub(crate) struct Collector<'o, F> {
-    on_entry: F,
+pub(crate) struct Collector<'o, S> {
+    sink: S,
     validator: Validator<'o>,
     kind: SitemapKind,
     news_sitemap: bool,
@@ -71,10 +175,10 @@ pub(crate) struct Collector<'o, F> {
     first_over_limit: Option<Position>,
 }
 
-impl<'o, F: FnMut(Entry)> Collector<'o, F> {
-    pub(crate) fn new(options: &'o SitemapOptions, on_entry: F) -> Self {
+impl<'o, S: Sink> Collector<'o, S> {
+    pub(crate) fn new(options: &'o SitemapOptions, sink: S) -> Self {
         Self {
-            on_entry,
+            sink,
             validator: Validator::new(options),
             kind: SitemapKind::Unknown,
             news_sitemap: false,
@@ -108,7 +212,7 @@ impl<'o, F: FnMut(Entry)> Collector<'o, F> {
         draft.at.kept_images = draft.entry.images.len();
         if self.validator.check(draft, issues) {
             self.emitted += 1;
-            (self.on_entry)(std::mem::take(&mut draft.entry));
+            self.sink.accept(&mut draft.entry);
         }
     }
 

@@ -20,6 +20,16 @@ pub fn is_valid_hreflang(code: &str) -> bool {
 
 /// Why `code` is not a valid hreflang value, or `None` when it is.
 pub(crate) fn hreflang_problem(code: &str) -> Option<String> {
+    // The common shapes first, without splitting: `ll` and `ll-RR`.
+    match code.as_bytes() {
+        [_, _] if is_language(code) => return None,
+        [_, _, b'-', _, _]
+            if code.get(..2).is_some_and(is_language) && code.get(3..).is_some_and(is_region) =>
+        {
+            return None;
+        }
+        _ => {}
+    }
     if code.eq_ignore_ascii_case("x-default") {
         return None;
     }

@@ -46,6 +46,7 @@ mod elements;
 mod feed;
 mod hreflang;
 mod issues;
+mod loc;
 mod reader;
 mod scope;
 mod text;
@@ -57,7 +58,7 @@ pub use hreflang::is_valid_hreflang;
 pub use issues::{MAX_ISSUES_PER_RULE, rule_ids};
 
 use crate::Issue;
-use collect::Collector;
+use collect::{Collector, Lent, Owned, Sink};
 use issues::Issues;
 use reader::{Capped, Decoded, LineTrack, ReadFailure};
 use serde::{Deserialize, Serialize};
@@ -245,11 +246,26 @@ pub fn parse<R: Read>(
     options: &SitemapOptions,
     on_entry: impl FnMut(Entry),
 ) -> SitemapSummary {
+    parse_into(input, options, Owned(on_entry))
+}
+
+/// Like [`parse`], but lends each entry to `on_entry` instead of giving it away: the parser
+/// reuses the entry's memory for the next one, so reading allocates almost nothing per entry.
+/// For callers that look at each entry and move on (checking, counting, printing URLs).
+pub fn parse_borrowed<R: Read>(
+    input: R,
+    options: &SitemapOptions,
+    on_entry: impl FnMut(&Entry),
+) -> SitemapSummary {
+    parse_into(input, options, Lent(on_entry))
+}
+
+fn parse_into<R: Read>(input: R, options: &SitemapOptions, sink: impl Sink) -> SitemapSummary {
     let decoded = Decoded::new(input);
     let gzip = decoded.is_gzip();
     let mut track = LineTrack::new(Capped::new(decoded, options.max_uncompressed_bytes));
     let mut issues = Issues::default();
-    let mut collector = Collector::new(options, on_entry);
+    let mut collector = Collector::new(options, sink);
 
     let mut stopped_early = false;
     match sniff(&mut track) {

@@ -339,30 +339,41 @@ impl<R: Read> Read for LineTrack<R> {
     }
 }
 
+impl<R: Read> LineTrack<R> {
+    /// Replaces the consumed buffer with the next read (out of the hot path: the XML reader asks
+    /// for the buffer millions of times, and gets a new one every 64 KiB).
+    #[cold]
+    fn refill(&mut self) -> io::Result<()> {
+        // The buffer is about to be replaced: count what is left of it first.
+        self.count_to(self.buffer_offset + self.end as u64);
+        self.buffer_offset += self.end as u64;
+        self.start = 0;
+        self.end = 0;
+        loop {
+            match self.inner.read(&mut self.buffer) {
+                Ok(read) => {
+                    self.end = read;
+                    return Ok(());
+                }
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(error) => return Err(error),
+            }
+        }
+    }
+}
+
 impl<R: Read> BufRead for LineTrack<R> {
+    #[inline]
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
         if self.start >= self.end {
-            // The buffer is about to be replaced: count what is left of it first.
-            self.count_to(self.buffer_offset + self.end as u64);
-            self.buffer_offset += self.end as u64;
-            self.start = 0;
-            self.end = 0;
-            loop {
-                match self.inner.read(&mut self.buffer) {
-                    Ok(read) => {
-                        self.end = read;
-                        break;
-                    }
-                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                    Err(error) => return Err(error),
-                }
-            }
+            self.refill()?;
         }
         Ok(self.buffer.get(self.start..self.end).unwrap_or_default())
     }
 
+    #[inline]
     fn consume(&mut self, amount: usize) {
-        self.start += amount.min(self.end - self.start);
+        self.start = self.start.saturating_add(amount).min(self.end);
     }
 }
 

@@ -1,8 +1,7 @@
 //! Plain-text sitemaps: UTF-8, one absolute URL per line, nothing else.
 
-use super::Entry;
 use super::SitemapKind;
-use super::collect::{Collector, Draft};
+use super::collect::{Collector, Draft, Sink};
 use super::issues::{self, Issues, Position};
 use super::reader::LineTrack;
 use super::validate::shorten;
@@ -11,7 +10,7 @@ use std::io::{BufRead, Read};
 /// Reads lines as entries. A first line that is not an http(s) URL means the body is not a text
 /// sitemap at all (an error page, JSON, binary): reported as `sitemap/not-xml`, nothing read.
 /// Returns whether reading stopped before the end.
-pub(crate) fn parse<R: Read, F: FnMut(Entry)>(
+pub(crate) fn parse<R: Read, F: Sink>(
     track: &mut LineTrack<R>,
     collector: &mut Collector<'_, F>,
     issues: &mut Issues,
@@ -56,7 +55,7 @@ pub(crate) fn parse<R: Read, F: FnMut(Entry)>(
         }
         draft.reset(at);
         collector.start_record(at);
-        text.clone_into(&mut draft.entry.loc);
+        draft.entry.loc = draft.pool.string_from(text);
         draft.entry.line = at.line;
         draft.entry.column = at.column;
         draft.at.loc = Some(at);

@@ -5,13 +5,13 @@ use super::collect::Draft;
 use super::datetime::{self, W3cDatetime, parse_rfc2822, parse_w3c_datetime};
 use super::hreflang::hreflang_problem;
 use super::issues::{self, Issues, Position};
+use super::loc::{CheckedUrl, check_loc, has_http_scheme};
 use super::scope::{Placement, Scope};
-use super::{Entry, MAX_IMAGES_PER_URL, MAX_LOC_CHARS, SitemapKind, SitemapOptions};
+use super::{Entry, MAX_IMAGES_PER_URL, SitemapKind, SitemapOptions};
 use jiff::Timestamp;
 use std::collections::HashMap;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
-use url::Url;
 
 /// Entries whose URL hash is remembered for duplicates and hreflang return links. Past this
 /// (already four times the protocol limit, and reported as too many URLs) new URLs are not
@@ -134,7 +134,7 @@ impl<'o> Validator<'o> {
     fn check_placement(
         &self,
         scope: &Scope,
-        url: &Url,
+        url: &CheckedUrl<'_>,
         loc: &str,
         at: Position,
         issues: &mut Issues,
@@ -436,75 +436,6 @@ fn link_key(from: u64, to: u64) -> u64 {
     from.rotate_left(21) ^ to.wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// Why a `<loc>` is not a valid absolute, escaped http(s) URL, or the parsed URL.
-pub(crate) fn check_loc(loc: &str) -> Result<Url, String> {
-    if loc.len() > MAX_LOC_CHARS {
-        let chars = loc.chars().count();
-        if chars > MAX_LOC_CHARS {
-            return Err(format!(
-                "is {chars} characters long; the limit is {MAX_LOC_CHARS}"
-            ));
-        }
-    }
-    if !has_http_scheme(loc) {
-        return Err(if loc.contains("://") || loc.starts_with("mailto:") {
-            "is not an http or https URL".to_owned()
-        } else {
-            "is not an absolute URL (sitemaps need fully-qualified URLs, with scheme and host)"
-                .to_owned()
-        });
-    }
-    // Bytes first (the common case is plain ASCII); the character only for the message.
-    let first_bad = loc
-        .bytes()
-        .position(|b| !b.is_ascii() || must_be_escaped(char::from(b)));
-    if let Some(bad) = first_bad
-        .and_then(|at| loc.get(at..))
-        .and_then(|rest| rest.chars().next())
-    {
-        return Err(match bad {
-            ' ' => "contains a space; URL-escape it as %20".to_owned(),
-            c if c.is_ascii_control() => {
-                format!("contains the control character U+{:04X}", u32::from(c))
-            }
-            c if c.is_ascii() => format!("contains `{c}`, which must be URL-escaped"),
-            _ => match Url::parse(loc) {
-                Ok(url) => format!(
-                    "contains raw non-ASCII characters; URL-escape them: `{}`",
-                    shorten(url.as_str())
-                ),
-                Err(_) => "contains raw non-ASCII characters; URL-escape them".to_owned(),
-            },
-        });
-    }
-    let url = Url::parse(loc).map_err(|error| format!("is not a valid URL ({error})"))?;
-    if url.host_str().is_none_or(str::is_empty) {
-        return Err("has no host".to_owned());
-    }
-    Ok(url)
-}
-
-/// Characters a sitemap URL may not carry raw (RFC 3986 excludes them; sitemaps.org wants URLs
-/// escaped; Google asks for non-ASCII to be percent-encoded).
-fn must_be_escaped(c: char) -> bool {
-    !c.is_ascii()
-        || c.is_ascii_control()
-        || matches!(
-            c,
-            ' ' | '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}'
-        )
-}
-
-fn has_http_scheme(url: &str) -> bool {
-    let bytes = url.as_bytes();
-    let starts = |prefix: &[u8]| {
-        bytes
-            .get(..prefix.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
-    };
-    starts(b"http://") || starts(b"https://")
-}
-
 fn is_valid_priority(priority: &str) -> bool {
     let well_formed = !priority.is_empty()
         && priority.bytes().all(|b| b.is_ascii_digit() || b == b'.')
@@ -683,30 +614,6 @@ pub(crate) fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn loc_must_be_absolute_escaped_http() {
-        assert!(check_loc("https://example.com/a?b=c&d=e").is_ok());
-        assert!(check_loc("HTTP://example.com/").is_ok());
-        let problem = |loc: &str| check_loc(loc).unwrap_err();
-        assert!(problem("/relative").contains("absolute"));
-        assert!(problem("example.com/page").contains("absolute"));
-        assert!(problem("ftp://example.com/").contains("http or https"));
-        assert!(problem("https://example.com/a b").contains("space"));
-        assert!(problem("https://example.com/{x}").contains("`{`"));
-        assert!(problem("https://example.com/ümlaut").contains("%C3%BC"));
-        assert!(problem("https://exa mple.com/").contains("space"));
-        assert!(problem(&format!("https://example.com/{}", "a".repeat(2_100))).contains("2048"));
-        assert!(problem("https://").contains("valid URL") || problem("https://").contains("host"));
-    }
-
-    #[test]
-    fn loc_of_exactly_the_limit_is_fine() {
-        let prefix = "https://example.com/";
-        let loc = format!("{prefix}{}", "a".repeat(MAX_LOC_CHARS - prefix.len()));
-        assert_eq!(loc.len(), MAX_LOC_CHARS);
-        assert!(check_loc(&loc).is_ok());
-    }
 
     #[test]
     fn priorities() {

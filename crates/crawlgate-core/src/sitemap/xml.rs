@@ -12,18 +12,19 @@
 //! entity is ever expanded), and so does HTML served in place of a sitemap.
 
 use super::attributes;
-use super::collect::{Collector, Draft};
+use super::collect::{Collector, Draft, Sink};
 use super::elements::{self, Field, Ns, Role};
 use super::issues::{self, Issues, Position};
 use super::reader::{Capped, LineTrack};
 use super::validate::shorten;
-use super::{Entry, Image, News, SitemapKind, Video, feed};
+use super::{Image, News, SitemapKind, Video, feed};
 use quick_xml::XmlVersion;
 use quick_xml::errors::{Error, IllFormedError};
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesRef, BytesStart, BytesText, Event};
 use quick_xml::name::{NamespaceResolver, ResolveResult};
 use quick_xml::reader::Reader;
+use std::borrow::Cow;
 use std::io::Read;
 use std::sync::LazyLock;
 
@@ -37,7 +38,7 @@ const MAX_CACHED_PREFIXES: usize = 16;
 const MAX_REPORTED_PREFIXES: usize = 16;
 
 /// Reads an XML sitemap or feed from `track`. Returns whether reading stopped before the end.
-pub(crate) fn parse<R: Read, F: FnMut(Entry)>(
+pub(crate) fn parse<R: Read, F: Sink>(
     track: &mut LineTrack<Capped<R>>,
     collector: &mut Collector<'_, F>,
     issues: &mut Issues,
@@ -138,7 +139,7 @@ struct Document<'c, 'o, F> {
     input_cut: bool,
 }
 
-impl<'c, 'o, F: FnMut(Entry)> Document<'c, 'o, F> {
+impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
     fn new(collector: &'c mut Collector<'o, F>, issues: &'c mut Issues) -> Self {
         Self {
             collector,
@@ -418,8 +419,8 @@ impl<'c, 'o, F: FnMut(Entry)> Document<'c, 'o, F> {
         match role {
             Role::Field(field) => {
                 self.capture = None;
-                let value = self.text.trim();
-                self.assign(field, value.to_owned());
+                let value = self.draft.pool.string_from(self.text.trim());
+                self.assign(field, value);
             }
             Role::Record => self.collector.finish_record(&mut self.draft, self.issues),
             Role::Image => {
@@ -510,9 +511,11 @@ impl<'c, 'o, F: FnMut(Entry)> Document<'c, 'o, F> {
             return;
         };
         if self.draft.entry.alternates.len() < MAX_KEPT_PER_ENTRY {
+            let hreflang = self.draft.pool.string_from(hreflang.trim());
+            let href = self.draft.pool.string_from(href.trim());
             self.draft.entry.alternates.push(super::Alternate {
-                hreflang: hreflang.trim().to_owned(),
-                href: href.trim().to_owned(),
+                hreflang,
+                href,
                 line: at.line,
             });
             self.draft.at.alternates.push(at);
@@ -526,18 +529,22 @@ impl<'c, 'o, F: FnMut(Entry)> Document<'c, 'o, F> {
             return;
         }
         self.draft.at.loc = Some(at);
-        self.assign(Field::Loc, href.unwrap_or_default().trim().to_owned());
+        let href = self
+            .draft
+            .pool
+            .string_from(href.as_deref().unwrap_or_default().trim());
+        self.assign(Field::Loc, href);
     }
 
     /// The values of the named unprefixed attributes (entities decoded).
-    fn attributes<const N: usize>(
+    fn attributes<'a, const N: usize>(
         &mut self,
-        start: &BytesStart<'_>,
+        start: &'a BytesStart<'_>,
         names: [&str; N],
         at: Position,
-    ) -> [Option<String>; N] {
+    ) -> [Option<Cow<'a, str>>; N] {
         if let Some(plain) = attributes::plain_values(start.attributes_raw(), names) {
-            return plain.map(|value| value.map(str::to_owned));
+            return plain.map(|value| value.map(Cow::Borrowed));
         }
         let mut values = [const { None }; N];
         for attribute in start.attributes().with_checks(false) {
@@ -555,12 +562,12 @@ impl<'c, 'o, F: FnMut(Entry)> Document<'c, 'o, F> {
                 continue;
             };
             let value = match attribute.normalized_value(XmlVersion::Implicit1_0) {
-                Ok(value) => value.into_owned(),
+                Ok(value) => Cow::Owned(value.into_owned()),
                 Err(error) => {
                     self.issues.push(issues::NOT_XML, Some(at), || {
                         format!("attribute `{key}`: {error}")
                     });
-                    attribute.value.clone().into_owned()
+                    Cow::Owned(attribute.value.clone().into_owned())
                 }
             };
             if let Some(slot) = values.get_mut(index) {
