@@ -5,13 +5,13 @@ use std::process::{Command, Output};
 
 /// The repository's `fixtures/` folder.
 #[allow(dead_code)]
-pub fn fixtures() -> PathBuf {
+pub(crate) fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
 }
 
 /// Run the built `crawlgate` binary with `args`, capturing its output.
 #[allow(dead_code)]
-pub fn crawlgate(args: &[&str]) -> Output {
+pub(crate) fn crawlgate(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_crawlgate"))
         .args(args)
         .output()
