@@ -27,7 +27,7 @@ pub(crate) struct SitemapArgs {
 #[derive(Debug, clap::Subcommand)]
 enum SitemapCommand {
     /// Check a sitemap (XML, sitemap index, text, RSS or Atom; gzip or not): print its kind, entry
-    /// count, sizes, child sitemaps, and every issue as FILE:LINE:COL: severity[rule-id]: message.
+    /// count, sizes, child sitemaps, and every issue as `FILE:LINE:COL: severity[rule-id]: message`.
     Check(CheckArgs),
 }
 
