@@ -216,8 +216,9 @@ impl<'o, S: Sink> Collector<'o, S> {
         }
     }
 
-    /// Document-level checks; returns the totals.
-    pub(crate) fn finish(self, issues: &mut Issues) -> Totals {
+    /// Document-level checks; returns the totals. `complete`: the whole document was read (an
+    /// empty start of a cut document is not an empty sitemap).
+    pub(crate) fn finish(self, complete: bool, issues: &mut Issues) -> Totals {
         let noun = if self.kind == SitemapKind::Index {
             "child sitemaps"
         } else {
@@ -232,7 +233,8 @@ impl<'o, S: Sink> Collector<'o, S> {
                 )
             });
         }
-        let parsed_as_sitemap = self.kind != SitemapKind::Unknown
+        let parsed_as_sitemap = complete
+            && self.kind != SitemapKind::Unknown
             && !issues.has(issues::NOT_XML.id)
             && !issues.has(issues::UNSAFE_XML.id);
         if self.records == 0 && parsed_as_sitemap {

@@ -302,14 +302,15 @@ fn parse_into<R: Read>(input: R, options: &SitemapOptions, sink: impl Sink) -> S
         failure: decoded.failure().cloned(),
     };
     reading.report(&mut issues);
-    let entries = collector.finish(&mut issues);
+    let truncated = stopped_early || reading.cap_hit || reading.failure.is_some();
+    let entries = collector.finish(!truncated, &mut issues);
     SitemapSummary {
         kind: entries.kind,
         gzip,
         bytes_read: reading.bytes_read,
         bytes_uncompressed: reading.bytes_uncompressed,
         entry_count: entries.emitted,
-        truncated: stopped_early || reading.cap_hit || reading.failure.is_some(),
+        truncated,
         issues: issues.finish(),
     }
 }
