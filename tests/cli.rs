@@ -2,4 +2,5 @@
 //!
 //! One test binary (owned by crates/crawlgate-cli through `[[test]]`), one module per command.
 
+mod sitemap_cmd;
 mod util;

@@ -87,9 +87,10 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
     let SitemapCommand::Check(args) = args.command;
     if args.file.starts_with("http://") || args.file.starts_with("https://") {
         bail!(
-            "`{}` is a URL: fetching sitemaps arrives with the crawler. For now, download it \
-             (curl -o sitemap.xml URL) and run `crawlgate sitemap check sitemap.xml --url URL`",
-            args.file
+            "`{url}` is a URL: fetching sitemaps arrives with the crawler. For now, download it \
+             and check the file: curl -o sitemap.xml {url} && crawlgate sitemap check \
+             sitemap.xml --url {url}",
+            url = args.file
         );
     }
     let mut options = SitemapOptions::new(args.check_time.unwrap_or_else(jiff::Timestamp::now));
