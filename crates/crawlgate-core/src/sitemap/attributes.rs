@@ -11,13 +11,18 @@ pub(crate) fn plain_values<'t, const N: usize>(
     text: &'t str,
     names: [&str; N],
 ) -> Option<[Option<&'t str>; N]> {
-    // Index loops over a byte-class table, no memchr: the text is a hundred bytes or so, too
-    // short to pay for setting up vectorised searches.
     let bytes = text.as_bytes();
+    // One vectorised pass each for everything that would need decoding or normalising; after
+    // them only spaces, names, `=` and quotes are left.
+    if memchr::memchr3(b'&', b'<', b'\t', bytes).is_some()
+        || memchr::memchr2(b'\n', b'\r', bytes).is_some()
+    {
+        return None;
+    }
     let mut values = [None; N];
     let mut at = 0;
     loop {
-        let gap = run(bytes, at, SPACE);
+        let gap = spaces(bytes, at);
         at += gap;
         if at >= bytes.len() {
             return Some(values);
@@ -26,35 +31,33 @@ pub(crate) fn plain_values<'t, const N: usize>(
             // Attributes must be separated by white space.
             return None;
         }
-        let name_len = run(bytes, at, NAME);
-        if name_len == 0 {
+        // Names are short: a plain loop beats setting up a search.
+        let mut name_end = at;
+        while let Some(&byte) = bytes.get(name_end) {
+            if matches!(byte, b'=' | b' ' | b'"' | b'\'' | b'/' | b'>') {
+                break;
+            }
+            name_end += 1;
+        }
+        if name_end == at {
             return None;
         }
-        let name = text.get(at..at + name_len)?;
-        at += name_len;
-        at += run(bytes, at, SPACE);
+        let name = text.get(at..name_end)?;
+        at = name_end;
+        at += spaces(bytes, at);
         if bytes.get(at) != Some(&b'=') {
             return None;
         }
         at += 1;
-        at += run(bytes, at, SPACE);
-        let value_class = match bytes.get(at) {
-            Some(b'"') => IN_DOUBLE_QUOTES,
-            Some(b'\'') => IN_SINGLE_QUOTES,
-            _ => return None,
-        };
+        at += spaces(bytes, at);
+        let quote = *bytes.get(at).filter(|&&b| b == b'"' || b == b'\'')?;
         at += 1;
-        let value_len = run(bytes, at, value_class);
+        let value_len = memchr::memchr(quote, bytes.get(at..)?)?;
         let value = text.get(at..at + value_len)?;
-        at += value_len;
-        // The value must end at its closing quote, not at something to decode or normalise.
-        if bytes.get(at).is_none_or(|&b| class(b) & QUOTE == 0) {
-            return None;
-        }
-        at += 1;
+        at += value_len + 1;
         if let Some(slot) = names
             .iter()
-            .position(|wanted| *wanted == name)
+            .position(|wanted| same(wanted.as_bytes(), name.as_bytes()))
             .and_then(|index| values.get_mut(index))
         {
             if slot.is_some() {
@@ -66,57 +69,19 @@ pub(crate) fn plain_values<'t, const N: usize>(
     }
 }
 
-/// Byte classes, as bits: a byte belongs to a run while its class has the run's bit.
-const SPACE: u8 = 1;
-const NAME: u8 = 2;
-const IN_DOUBLE_QUOTES: u8 = 4;
-const IN_SINGLE_QUOTES: u8 = 8;
-const QUOTE: u8 = 16;
-
-const CLASSES: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        // `byte < 256`, so the cast is exact.
-        #[allow(clippy::cast_possible_truncation)]
-        let b = byte as u8;
-        let special = matches!(b, b'&' | b'<' | b'\t' | b'\n' | b'\r');
-        let mut class = 0;
-        if b == b' ' {
-            class |= SPACE;
-        }
-        if !special && !matches!(b, b' ' | b'=' | b'"' | b'\'' | b'/' | b'>') {
-            class |= NAME;
-        }
-        if !special && b != b'"' {
-            class |= IN_DOUBLE_QUOTES;
-        }
-        if !special && b != b'\'' {
-            class |= IN_SINGLE_QUOTES;
-        }
-        if b == b'"' || b == b'\'' {
-            class |= QUOTE;
-        }
-        table[byte] = class;
-        byte += 1;
-    }
-    table
-};
-
-fn class(byte: u8) -> u8 {
-    CLASSES.get(usize::from(byte)).copied().unwrap_or(0)
-}
-
-/// How many bytes from `at` have `bit` in their class.
-fn run(bytes: &[u8], at: usize, bit: u8) -> usize {
+/// How many spaces start `bytes[at..]` (tabs and line breaks were ruled out before).
+fn spaces(bytes: &[u8], at: usize) -> usize {
     let mut end = at;
-    while let Some(&byte) = bytes.get(end) {
-        if class(byte) & bit == 0 {
-            break;
-        }
+    while bytes.get(end) == Some(&b' ') {
         end += 1;
     }
-    end.saturating_sub(at)
+    end - at
+}
+
+/// Byte equality of two short strings, inlined (a `memcmp` call costs more than the compare).
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 #[cfg(test)]

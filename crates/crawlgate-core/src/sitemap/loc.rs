@@ -50,8 +50,11 @@ pub(crate) fn check_loc(loc: &str) -> Result<CheckedUrl<'_>, String> {
                 .to_owned()
         });
     }
-    // Bytes first (the common case is plain ASCII); the character only for the message.
-    let first_bad = loc.bytes().position(|b| must_be_escaped(char::from(b)));
+    // Bytes first, through a table (the common case is plain ASCII); the character only for the
+    // message.
+    let first_bad = loc
+        .bytes()
+        .position(|b| ESCAPE.get(usize::from(b)) != Some(&false));
     if let Some(bad) = first_bad
         .and_then(|at| loc.get(at..))
         .and_then(|rest| rest.chars().next())
@@ -161,21 +164,43 @@ fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> 
         .flatten()
 }
 
-/// Characters a sitemap URL may not carry raw (RFC 3986 excludes them; sitemaps.org wants URLs
-/// escaped; Google asks for non-ASCII to be percent-encoded).
-fn must_be_escaped(c: char) -> bool {
-    !c.is_ascii()
-        || c.is_ascii_control()
-        || matches!(
-            c,
-            ' ' | '"' | '<' | '>' | '\\' | '^' | '`' | '{' | '|' | '}'
-        )
-}
+/// Bytes a sitemap URL may not carry raw (RFC 3986 excludes them; sitemaps.org wants URLs
+/// escaped; Google asks for non-ASCII to be percent-encoded): `true` at their index.
+const ESCAPE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        // `byte < 256`, so the cast is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        let b = byte as u8;
+        table[byte] = !b.is_ascii()
+            || b.is_ascii_control()
+            || matches!(
+                b,
+                b' ' | b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+            );
+        byte += 1;
+    }
+    table
+};
 
 /// Whether `url` starts with `http://` or `https://` (any case).
 pub(crate) fn has_http_scheme(url: &str) -> bool {
-    strip_prefix_ignore_case(url, "http://").is_some()
-        || strip_prefix_ignore_case(url, "https://").is_some()
+    match url.as_bytes() {
+        [h, t1, t2, p, rest @ ..]
+            if h.eq_ignore_ascii_case(&b'h')
+                && t1.eq_ignore_ascii_case(&b't')
+                && t2.eq_ignore_ascii_case(&b't')
+                && p.eq_ignore_ascii_case(&b'p') =>
+        {
+            let rest = match rest {
+                [s, rest @ ..] if s.eq_ignore_ascii_case(&b's') => rest,
+                rest => rest,
+            };
+            rest.starts_with(b"://")
+        }
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -7,10 +7,11 @@ use super::hreflang::hreflang_problem;
 use super::issues::{self, Issues, Position};
 use super::loc::{CheckedUrl, check_loc, has_http_scheme};
 use super::scope::{Placement, Scope};
-use super::{Entry, MAX_IMAGES_PER_URL, SitemapKind, SitemapOptions};
+use super::{MAX_IMAGES_PER_URL, SitemapKind, SitemapOptions};
 use jiff::Timestamp;
 use std::collections::HashMap;
 use std::collections::HashSet;
+use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// Entries whose URL hash is remembered for duplicates and hreflang return links. Past this
@@ -186,16 +187,28 @@ impl<'o> Validator<'o> {
         }
     }
 
-    fn check_duplicate(&mut self, loc_hash: u64, entry: &Entry, at: Position, issues: &mut Issues) {
-        if let Some(&first) = self.seen.get(&loc_hash) {
-            issues.push(issues::DUPLICATE_URL, Some(at), || {
-                format!(
-                    "`{}` is listed again (first at line {first})",
-                    shorten(&entry.loc)
-                )
-            });
-        } else if self.seen.len() < MAX_REMEMBERED_URLS {
-            self.seen.insert(loc_hash, at.line);
+    fn check_duplicate(
+        &mut self,
+        loc_hash: u64,
+        entry: &super::Entry,
+        at: Position,
+        issues: &mut Issues,
+    ) {
+        let room = self.seen.len() < MAX_REMEMBERED_URLS;
+        match self.seen.entry(loc_hash) {
+            Entry::Occupied(first) => {
+                let first = *first.get();
+                issues.push(issues::DUPLICATE_URL, Some(at), || {
+                    format!(
+                        "`{}` is listed again (first at line {first})",
+                        shorten(&entry.loc)
+                    )
+                });
+            }
+            Entry::Vacant(slot) if room => {
+                slot.insert(at.line);
+            }
+            Entry::Vacant(_) => {}
         }
     }
 
