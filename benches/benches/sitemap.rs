@@ -56,19 +56,41 @@ fn options() -> SitemapOptions {
     )
 }
 
-#[divan::bench(args = ["plain", "gzip"], sample_count = 10, sample_size = 1)]
-fn parse_50mb(bencher: Bencher, variant: &str) {
+fn input(variant: &str) -> &'static [u8] {
     let inputs = inputs();
-    let bytes = if variant == "gzip" {
+    if variant == "gzip" {
         &inputs.gzip
     } else {
         &inputs.plain
-    };
+    }
+}
+
+/// `parse_borrowed`: entries lent to the callback, their memory reused (what `sitemap check`
+/// does).
+#[divan::bench(args = ["plain", "gzip"], sample_count = 10, sample_size = 1)]
+fn borrowed_50mb(bencher: Bencher, variant: &str) {
+    let bytes = input(variant);
     let options = options();
     bencher
-        .counter(BytesCount::new(inputs.plain.len()))
+        .counter(BytesCount::new(inputs().plain.len()))
         .bench(|| {
-            let summary = sitemap::parse(&bytes[..], &options, |entry| {
+            let summary = sitemap::parse_borrowed(bytes, &options, |entry| {
+                black_box(entry);
+            });
+            assert_eq!(summary.entry_count, URLS as u64);
+            summary
+        });
+}
+
+/// `parse`: each entry handed over as an owned value (what a crawler keeping entries does).
+#[divan::bench(args = ["plain", "gzip"], sample_count = 10, sample_size = 1)]
+fn owned_50mb(bencher: Bencher, variant: &str) {
+    let bytes = input(variant);
+    let options = options();
+    bencher
+        .counter(BytesCount::new(inputs().plain.len()))
+        .bench(|| {
+            let summary = sitemap::parse(bytes, &options, |entry| {
                 black_box(entry);
             });
             assert_eq!(summary.entry_count, URLS as u64);
