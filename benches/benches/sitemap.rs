@@ -15,10 +15,10 @@ use divan::Bencher;
 use divan::counter::BytesCount;
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use std::fmt::Write as _;
-use std::hint::black_box;
 use quick_xml::events::Event;
 use quick_xml::reader::NsReader;
+use std::fmt::Write as _;
+use std::hint::black_box;
 use std::io::{BufReader, Write as _};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -105,21 +105,19 @@ fn owned_50mb(bencher: Bencher, variant: &str) {
 #[divan::bench(sample_count = 10, sample_size = 1)]
 fn baseline_nsreader_loop_50mb(bencher: Bencher) {
     let bytes = input("plain");
-    bencher
-        .counter(BytesCount::new(bytes.len()))
-        .bench(|| {
-            let mut reader = NsReader::from_reader(BufReader::with_capacity(64 * 1024, bytes));
-            let mut buf = Vec::with_capacity(4096);
-            let mut events = 0u64;
-            loop {
-                buf.clear();
-                match reader.read_resolved_event_into(&mut buf) {
-                    Ok((_, Event::Eof)) | Err(_) => break,
-                    Ok(_) => events += 1,
-                }
+    bencher.counter(BytesCount::new(bytes.len())).bench(|| {
+        let mut reader = NsReader::from_reader(BufReader::with_capacity(64 * 1024, bytes));
+        let mut buf = Vec::with_capacity(4096);
+        let mut events = 0u64;
+        loop {
+            buf.clear();
+            match reader.read_resolved_event_into(&mut buf) {
+                Ok((_, Event::Eof)) | Err(_) => break,
+                Ok(_) => events += 1,
             }
-            events
-        });
+        }
+        events
+    });
 }
 
 /// Writes the generated inputs where the RSS script finds them.
