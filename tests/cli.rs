@@ -3,4 +3,5 @@
 //! One test binary (owned by crates/crawlgate-cli through `[[test]]`), one module per command.
 
 mod robots_cmd;
+mod sitemap_cmd;
 mod util;

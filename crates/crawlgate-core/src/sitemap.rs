@@ -1,1 +1,0 @@
-//! (built in its issue)

@@ -1,0 +1,729 @@
+//! The XML event loop: quick-xml's `Reader` over the line-tracking reader, one reused buffer,
+//! no allocation per event except the values kept.
+//!
+//! Namespaces are resolved with quick-xml's `NamespaceResolver`, but a scope is pushed only for
+//! elements that declare one (an `xmlns` in the tag), not for every element as `NsReader` does:
+//! that alone doubled throughput on the 50 MB benchmark (BENCHMARKS.md).
+//!
+//! Well-formedness is checked as quick-xml reads (mismatched tags, bad syntax, non-UTF-8), plus
+//! what it leaves to us: undefined entities, bare `&`, text or a second element outside the root,
+//! a document ending inside an element. After a recoverable error reading goes on, so one broken
+//! tag does not hide the rest of the file. A DOCTYPE stops reading (`sitemap/unsafe-xml`: no
+//! entity is ever expanded), and so does HTML served in place of a sitemap.
+
+use super::attributes;
+use super::collect::{Collector, Draft, Sink};
+use super::elements::{self, Field, Ns, Role};
+use super::issues::{self, Issues, Position};
+use super::reader::{Capped, LineTrack};
+use super::validate::shorten;
+use super::{Image, News, SitemapKind, Video, feed};
+use quick_xml::XmlVersion;
+use quick_xml::errors::{Error, IllFormedError};
+use quick_xml::events::attributes::Attribute;
+use quick_xml::events::{BytesRef, BytesStart, BytesText, Event};
+use quick_xml::name::{NamespaceResolver, ResolveResult};
+use quick_xml::reader::Reader;
+use std::borrow::Cow;
+use std::io::Read;
+use std::sync::LazyLock;
+
+/// Deeper nesting than any sitemap needs; past it reading stops (memory guard).
+const MAX_DEPTH: usize = 256;
+/// Videos and alternates kept per entry (more are counted, not kept).
+const MAX_KEPT_PER_ENTRY: usize = 1_000;
+/// Prefixes whose resolution is cached.
+const MAX_CACHED_PREFIXES: usize = 16;
+/// Unbound prefixes reported per document.
+const MAX_REPORTED_PREFIXES: usize = 16;
+
+/// Reads an XML sitemap or feed from `track`. Returns whether reading stopped before the end.
+pub(crate) fn parse<R: Read, F: Sink>(
+    track: &mut LineTrack<Capped<R>>,
+    collector: &mut Collector<'_, F>,
+    issues: &mut Issues,
+) -> bool {
+    // quick-xml counts offsets from where it starts; the tracker from the first byte.
+    let base = track.consumed();
+    let mut reader = Reader::from_reader(track);
+    let config = reader.config_mut();
+    // Bare `&` comes through as text so we can report it with its position and keep reading.
+    config.allow_dangling_amp = true;
+    config.check_end_names = true;
+    let mut buf = Vec::with_capacity(4096);
+    let mut doc = Document::new(collector, issues);
+    let mut last_error_at = None;
+
+    loop {
+        buf.clear();
+        // Whitespace between tags never matters, and skipping it saves an event per line; inside
+        // a value it is kept as written.
+        reader.config_mut().trim_text_start = doc.capture.is_none();
+        let event = reader.read_event_into(&mut buf);
+        let end = reader.buffer_position();
+        let locate = |offset: u64| {
+            let at = reader.get_ref().position(base + offset);
+            Position {
+                line: at.line,
+                column: at.column,
+            }
+        };
+        if let Ok(Event::Eof) = &event {
+            doc.input_cut = reader.get_ref().get_ref().hit();
+        }
+        let flow = match event {
+            Ok(event) => doc.event(event, end, &locate),
+            Err(error) => {
+                let at = reader.error_position();
+                if last_error_at == Some((at, end)) {
+                    // No progress since the last error: stop rather than loop.
+                    return true;
+                }
+                last_error_at = Some((at, end));
+                let capped = reader.get_ref().get_ref().hit();
+                doc.error(&error, locate(at), capped)
+            }
+        };
+        match flow {
+            Flow::Continue => {}
+            Flow::End => return false,
+            Flow::Stop => return true,
+        }
+    }
+}
+
+/// Whether a start tag may declare namespaces: it has attributes and one mentions `xmlns`.
+fn declares_namespaces(start: &BytesStart<'_>) -> bool {
+    static XMLNS: LazyLock<memchr::memmem::Finder<'static>> =
+        LazyLock::new(|| memchr::memmem::Finder::new("xmlns"));
+    let tag: &str = start;
+    tag.len() > start.name().as_ref().len() && XMLNS.find(tag.as_bytes()).is_some()
+}
+
+/// What the loop does after an event.
+enum Flow {
+    Continue,
+    /// The document ended.
+    End,
+    /// Reading stopped before the end.
+    Stop,
+}
+
+/// An open element: what it is, and whether it pushed a namespace scope.
+#[derive(Debug, Clone, Copy)]
+struct Open {
+    role: Role,
+    declares: bool,
+}
+
+/// The parse state of one document.
+struct Document<'c, 'o, F> {
+    collector: &'c mut Collector<'o, F>,
+    issues: &'c mut Issues,
+    kind: SitemapKind,
+    root_ns: Option<String>,
+    root_closed: bool,
+    stack: Vec<Open>,
+    resolver: NamespaceResolver,
+    /// What each prefix resolves to, while no element declares namespaces: most documents
+    /// declare them all on the root, so this saves a resolver walk per element.
+    ns_cache: Vec<(Box<str>, Ns)>,
+    capture: Option<Field>,
+    text: String,
+    draft: Draft,
+    image: Image,
+    video: Video,
+    news: News,
+    reported_prefixes: Vec<String>,
+    /// The size guard cut the input: an unfinished document at the end is our doing.
+    input_cut: bool,
+}
+
+impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
+    fn new(collector: &'c mut Collector<'o, F>, issues: &'c mut Issues) -> Self {
+        Self {
+            collector,
+            issues,
+            kind: SitemapKind::Unknown,
+            root_ns: None,
+            root_closed: false,
+            stack: Vec::with_capacity(8),
+            resolver: NamespaceResolver::default(),
+            ns_cache: Vec::new(),
+            capture: None,
+            text: String::new(),
+            draft: Draft::default(),
+            image: Image::default(),
+            video: Video::default(),
+            news: News::default(),
+            reported_prefixes: Vec::new(),
+            input_cut: false,
+        }
+    }
+
+    fn unknown_prefix(&mut self, prefix: &str) {
+        if self.reported_prefixes.len() >= MAX_REPORTED_PREFIXES
+            || self.reported_prefixes.iter().any(|seen| seen == prefix)
+        {
+            return;
+        }
+        self.reported_prefixes.push(prefix.to_owned());
+        let prefix = prefix.to_owned();
+        self.issues.push(issues::BAD_ROOT_OR_NAMESPACE, None, || {
+            format!(
+                "the prefix `{prefix}:` is used without a namespace declaration \
+                 (xmlns:{prefix}=\"…\"); its elements are ignored"
+            )
+        });
+    }
+
+    fn event(&mut self, event: Event<'_>, end: u64, locate: &dyn Fn(u64) -> Position) -> Flow {
+        match event {
+            Event::Start(start) => {
+                let offset = end.saturating_sub(start.len() as u64 + 2);
+                self.start(&start, offset, locate)
+            }
+            Event::Empty(start) => {
+                let offset = end.saturating_sub(start.len() as u64 + 3);
+                match self.start(&start, offset, locate) {
+                    Flow::Continue => self.end(),
+                    other => other,
+                }
+            }
+            Event::End(_) => self.end(),
+            Event::Text(text) => {
+                let offset = end.saturating_sub(text.len() as u64);
+                self.text(&text, offset, locate);
+                Flow::Continue
+            }
+            Event::CData(data) => {
+                if self.capture.is_some() {
+                    self.text.push_str(&data.xml10_content());
+                } else if self.stack.is_empty() {
+                    self.outside_root(locate(end.saturating_sub(data.len() as u64 + 12)));
+                }
+                Flow::Continue
+            }
+            Event::GeneralRef(reference) => {
+                let offset = end.saturating_sub(reference.len() as u64 + 2);
+                self.reference(&reference, offset, locate);
+                Flow::Continue
+            }
+            Event::DocType(doctype) => {
+                let offset = end.saturating_sub(doctype.len() as u64 + 11);
+                self.doctype(&doctype, locate(offset))
+            }
+            Event::Eof => {
+                self.eof(locate(end));
+                Flow::End
+            }
+            Event::Decl(_) | Event::PI(_) | Event::Comment(_) => Flow::Continue,
+        }
+    }
+
+    fn start(
+        &mut self,
+        start: &BytesStart<'_>,
+        offset: u64,
+        locate: &dyn Fn(u64) -> Position,
+    ) -> Flow {
+        if self.stack.len() >= MAX_DEPTH {
+            self.issues
+                .push(issues::LIMITS_EXCEEDED, Some(locate(offset)), || {
+                    format!("elements nested deeper than {MAX_DEPTH} levels; reading stopped")
+                });
+            return Flow::Stop;
+        }
+        let declares = declares_namespaces(start);
+        if declares {
+            self.ns_cache.clear();
+            if let Err(error) = self.resolver.push(start) {
+                self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                    format!("namespace declaration: {error}")
+                });
+            }
+        }
+        let at_root = self.stack.is_empty();
+        let name = start.name();
+        let qualified = name.as_ref();
+        let colon = qualified.bytes().position(|byte| byte == b':');
+        let prefix = colon.and_then(|at| qualified.get(..at)).unwrap_or("");
+        let local = colon
+            .and_then(|at| qualified.get(at + 1..))
+            .unwrap_or(qualified);
+        let cached = if at_root {
+            None
+        } else {
+            self.ns_cache
+                .iter()
+                .find(|(known, _)| known.as_ref() == prefix)
+                .map(|&(_, ns)| ns)
+        };
+        let (ns, uri) = if let Some(ns) = cached {
+            (ns, None)
+        } else {
+            let (ns, uri, unknown_prefix) = {
+                let (resolved, _) = self.resolver.resolve_element(name);
+                match resolved {
+                    ResolveResult::Bound(namespace) if at_root => {
+                        (Ns::Root, Some(namespace.0.to_owned()), None)
+                    }
+                    ResolveResult::Bound(namespace) => (
+                        Ns::of(Some(namespace.0), self.root_ns.as_deref()),
+                        None,
+                        None,
+                    ),
+                    ResolveResult::Unbound => (Ns::of(None, self.root_ns.as_deref()), None, None),
+                    ResolveResult::Unknown(prefix) => (Ns::Other, None, Some(prefix)),
+                }
+            };
+            if let Some(prefix) = unknown_prefix {
+                self.unknown_prefix(&prefix);
+            } else if !at_root && self.ns_cache.len() < MAX_CACHED_PREFIXES {
+                self.ns_cache.push((prefix.into(), ns));
+            }
+            (ns, uri)
+        };
+        let Some(parent) = self.stack.last().map(|open| open.role) else {
+            return self.root(start, local, uri, declares, locate(offset));
+        };
+        let role = if parent == Role::Other {
+            Role::Other
+        } else {
+            elements::child_role(self.kind, parent, ns, local)
+        };
+        self.stack.push(Open { role, declares });
+        match role {
+            Role::Other | Role::Root | Role::Channel | Role::NewsPublication => {}
+            Role::Record => {
+                let at = locate(offset);
+                self.draft.reset(at);
+                self.collector.start_record(at);
+            }
+            Role::Field(field) => {
+                self.text.clear();
+                self.capture = Some(field);
+                self.field_started(field, offset, locate);
+            }
+            Role::Image => {
+                self.image = Image::default();
+                self.draft.at.image_count += 1;
+            }
+            Role::Video => {
+                self.video = Video::default();
+                if self.draft.at.videos.len() < MAX_KEPT_PER_ENTRY {
+                    self.draft.at.videos.push(locate(offset));
+                }
+            }
+            Role::News => {
+                self.news = News::default();
+                if self.draft.at.news.is_none() {
+                    self.draft.at.news = Some(locate(offset));
+                }
+            }
+            Role::AlternateLink => self.alternate(start, locate(offset)),
+            Role::FeedLink => self.feed_link(start, locate(offset)),
+        }
+        Flow::Continue
+    }
+
+    fn root(
+        &mut self,
+        start: &BytesStart<'_>,
+        local: &str,
+        uri: Option<String>,
+        declares: bool,
+        at: Position,
+    ) -> Flow {
+        if self.root_closed {
+            self.issues.push(issues::NOT_XML, Some(at), || {
+                format!("a second root element <{local}> after the end of the document")
+            });
+            self.stack.push(Open {
+                role: Role::Other,
+                declares,
+            });
+            return Flow::Continue;
+        }
+        if local.eq_ignore_ascii_case("html") {
+            self.stack.push(Open {
+                role: Role::Other,
+                declares,
+            });
+            self.issues.push(issues::NOT_XML, Some(at), || {
+                "an HTML page, not a sitemap".to_owned()
+            });
+            return Flow::Stop;
+        }
+        self.stack.push(Open {
+            role: Role::Root,
+            declares,
+        });
+        let Some(kind) = elements::root_kind(local) else {
+            self.issues
+                .push(issues::BAD_ROOT_OR_NAMESPACE, Some(at), || {
+                    format!(
+                        "the root element is <{}>, not <urlset>, <sitemapindex>, RSS <rss> or Atom \
+                     <feed>",
+                        shorten(local)
+                    )
+                });
+            return Flow::Continue;
+        };
+        let expected = elements::expected_root_ns(kind);
+        if uri.as_deref() != expected {
+            let found = uri.as_deref().map_or_else(
+                || "no namespace".to_owned(),
+                |uri| format!("namespace `{}`", shorten(uri)),
+            );
+            let expected = expected.unwrap_or("none");
+            self.issues
+                .push(issues::BAD_ROOT_OR_NAMESPACE, Some(at), || {
+                    format!("<{local}> has {found}; expected `{expected}`")
+                });
+        }
+        let news = start.attributes().flatten().any(|attribute| {
+            attribute.key.as_ref().starts_with("xmlns")
+                && attribute.value.as_ref() == elements::NEWS_NS
+        });
+        self.kind = kind;
+        self.root_ns = uri;
+        self.collector.set_kind(kind, news);
+        Flow::Continue
+    }
+
+    fn field_started(&mut self, field: Field, offset: u64, locate: &dyn Fn(u64) -> Position) {
+        let slot = match field {
+            Field::Loc => &mut self.draft.at.loc,
+            Field::Lastmod => &mut self.draft.at.lastmod,
+            Field::Changefreq => &mut self.draft.at.changefreq,
+            Field::Priority => &mut self.draft.at.priority,
+            _ => return,
+        };
+        if slot.is_none() {
+            *slot = Some(locate(offset));
+        }
+    }
+
+    fn end(&mut self) -> Flow {
+        let Some(Open { role, declares }) = self.stack.pop() else {
+            return Flow::Continue;
+        };
+        if declares {
+            self.resolver.pop();
+            self.ns_cache.clear();
+        }
+        if self.stack.is_empty() {
+            self.root_closed = true;
+        }
+        match role {
+            Role::Field(field) => {
+                self.capture = None;
+                let value = self.draft.pool.string_from(self.text.trim());
+                self.assign(field, value);
+            }
+            Role::Record => self.collector.finish_record(&mut self.draft, self.issues),
+            Role::Image => {
+                let image = std::mem::take(&mut self.image);
+                if !image.loc.is_empty()
+                    && (self.draft.entry.images.len() as u64) < super::MAX_IMAGES_PER_URL
+                {
+                    self.draft.entry.images.push(image);
+                }
+            }
+            Role::Video => {
+                let video = std::mem::take(&mut self.video);
+                if self.draft.entry.videos.len() < MAX_KEPT_PER_ENTRY {
+                    self.draft.entry.videos.push(video);
+                }
+            }
+            Role::News => {
+                let news = std::mem::take(&mut self.news);
+                if self.draft.entry.news.is_none() {
+                    self.draft.entry.news = Some(news);
+                }
+            }
+            Role::Root
+            | Role::Channel
+            | Role::NewsPublication
+            | Role::AlternateLink
+            | Role::FeedLink
+            | Role::Other => {}
+        }
+        Flow::Continue
+    }
+
+    fn assign(&mut self, field: Field, value: String) {
+        let entry = &mut self.draft.entry;
+        let slot = match field {
+            Field::Loc => {
+                if entry.loc.is_empty() {
+                    let at = self.draft.at.loc.unwrap_or(self.draft.at.record);
+                    entry.line = at.line;
+                    entry.column = at.column;
+                    entry.loc = value;
+                }
+                return;
+            }
+            Field::ImageLoc => {
+                self.image.loc = value;
+                return;
+            }
+            Field::Lastmod => &mut entry.lastmod,
+            Field::Changefreq => &mut entry.changefreq,
+            Field::Priority => &mut entry.priority,
+            Field::ImageCaption => &mut self.image.caption,
+            Field::ImageTitle => &mut self.image.title,
+            Field::VideoThumbnail => &mut self.video.thumbnail_loc,
+            Field::VideoTitle => &mut self.video.title,
+            Field::VideoDescription => &mut self.video.description,
+            Field::VideoContent => &mut self.video.content_loc,
+            Field::VideoPlayer => &mut self.video.player_loc,
+            Field::VideoDuration => &mut self.video.duration,
+            Field::VideoPublicationDate => &mut self.video.publication_date,
+            Field::VideoExpirationDate => &mut self.video.expiration_date,
+            Field::NewsName => &mut self.news.publication_name,
+            Field::NewsLanguage => &mut self.news.publication_language,
+            Field::NewsPublicationDate => &mut self.news.publication_date,
+            Field::NewsTitle => &mut self.news.title,
+        };
+        // The first occurrence wins.
+        if slot.is_none() {
+            *slot = Some(value);
+        }
+    }
+
+    /// `xhtml:link rel="alternate" hreflang=… href=…`. Alternates without `hreflang` are other
+    /// annotations (mobile `media=…`, `android-app://` app links) and are not hreflang.
+    fn alternate(&mut self, start: &BytesStart<'_>, at: Position) {
+        let [rel, hreflang, href] = self.attributes(start, ["rel", "hreflang", "href"], at);
+        let is_alternate = rel.as_deref().is_some_and(|rel| {
+            rel.split_ascii_whitespace()
+                .any(|token| token.eq_ignore_ascii_case("alternate"))
+        });
+        let Some(hreflang) = hreflang.filter(|_| is_alternate) else {
+            return;
+        };
+        let Some(href) = href else {
+            self.issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                "xhtml:link rel=\"alternate\" hreflang=… has no href attribute".to_owned()
+            });
+            return;
+        };
+        if self.draft.entry.alternates.len() < MAX_KEPT_PER_ENTRY {
+            let hreflang = self.draft.pool.string_from(hreflang.trim());
+            let href = self.draft.pool.string_from(href.trim());
+            self.draft.entry.alternates.push(super::Alternate {
+                hreflang,
+                href,
+                line: at.line,
+            });
+            self.draft.at.alternates.push(at);
+        }
+    }
+
+    /// Atom `<link href=… rel=…/>`: the first page link is the entry's URL.
+    fn feed_link(&mut self, start: &BytesStart<'_>, at: Position) {
+        let [rel, href] = self.attributes(start, ["rel", "href"], at);
+        if !feed::is_page_link(rel.as_deref()) || !self.draft.entry.loc.is_empty() {
+            return;
+        }
+        self.draft.at.loc = Some(at);
+        let href = self
+            .draft
+            .pool
+            .string_from(href.as_deref().unwrap_or_default().trim());
+        self.assign(Field::Loc, href);
+    }
+
+    /// The values of the named unprefixed attributes (entities decoded).
+    fn attributes<'a, const N: usize>(
+        &mut self,
+        start: &'a BytesStart<'_>,
+        names: [&str; N],
+        at: Position,
+    ) -> [Option<Cow<'a, str>>; N] {
+        if let Some(plain) = attributes::plain_values(start.attributes_raw(), names) {
+            return plain.map(|value| value.map(Cow::Borrowed));
+        }
+        let mut values = [const { None }; N];
+        for attribute in start.attributes().with_checks(false) {
+            let attribute: Attribute<'_> = match attribute {
+                Ok(attribute) => attribute,
+                Err(error) => {
+                    self.issues.push(issues::NOT_XML, Some(at), || {
+                        format!("malformed attribute: {error}")
+                    });
+                    break;
+                }
+            };
+            let key = attribute.key.as_ref();
+            let Some(index) = names.iter().position(|name| *name == key) else {
+                continue;
+            };
+            let value = match attribute.normalized_value(XmlVersion::Implicit1_0) {
+                Ok(value) => Cow::Owned(value.into_owned()),
+                Err(error) => {
+                    self.issues.push(issues::NOT_XML, Some(at), || {
+                        format!("attribute `{key}`: {error}")
+                    });
+                    Cow::Owned(attribute.value.clone().into_owned())
+                }
+            };
+            if let Some(slot) = values.get_mut(index) {
+                *slot = Some(value);
+            }
+        }
+        values
+    }
+
+    fn text(&mut self, text: &BytesText<'_>, offset: u64, locate: &dyn Fn(u64) -> Position) {
+        let raw: &str = text;
+        // With dangling `&` allowed, text events carry a bare `&` only where one was written.
+        for index in memchr::memchr_iter(b'&', raw.as_bytes()) {
+            self.issues
+                .push(issues::NOT_XML, Some(locate(offset + index as u64)), || {
+                    "a bare `&` must be escaped as `&amp;`".to_owned()
+                });
+        }
+        if self.capture.is_some() {
+            if memchr::memchr(b'\r', raw.as_bytes()).is_some() {
+                // XML turns CR and CRLF into LF.
+                self.text.push_str(&text.xml10_content());
+            } else {
+                self.text.push_str(raw);
+            }
+        } else if self.stack.is_empty() && !raw.trim_ascii().is_empty() {
+            let leading = raw.len() - raw.trim_ascii_start().len();
+            self.outside_root(locate(offset + leading as u64));
+        }
+    }
+
+    fn outside_root(&mut self, at: Position) {
+        let message = if self.root_closed {
+            "content after the end of the root element"
+        } else {
+            "content before the root element"
+        };
+        self.issues
+            .push(issues::NOT_XML, Some(at), || message.to_owned());
+    }
+
+    fn reference(
+        &mut self,
+        reference: &BytesRef<'_>,
+        offset: u64,
+        locate: &dyn Fn(u64) -> Position,
+    ) {
+        let name: &str = reference;
+        let resolved = if reference.is_char_ref() {
+            if let Ok(Some(character)) = reference.resolve_char_ref() {
+                Some(character)
+            } else {
+                self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                    format!("invalid character reference `&{name};`")
+                });
+                None
+            }
+        } else {
+            let predefined = match name {
+                "amp" => Some('&'),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "apos" => Some('\''),
+                "quot" => Some('"'),
+                _ => None,
+            };
+            if predefined.is_none() {
+                self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                    format!(
+                        "undefined entity `&{}`; XML knows only &amp; &lt; &gt; &apos; &quot; \
+                         and numeric references",
+                        shorten(&format!("{name};"))
+                    )
+                });
+            }
+            predefined
+        };
+        if self.capture.is_some() {
+            if let Some(character) = resolved {
+                self.text.push(character);
+            } else {
+                self.text.push('&');
+                self.text.push_str(name);
+                self.text.push(';');
+            }
+        } else if self.stack.is_empty() {
+            self.outside_root(locate(offset));
+        }
+    }
+
+    fn doctype(&mut self, doctype: &BytesText<'_>, at: Position) -> Flow {
+        let declaration: &str = doctype;
+        let is_html = declaration
+            .trim_start()
+            .get(..4)
+            .is_some_and(|name| name.eq_ignore_ascii_case("html"))
+            && !declaration.contains('[');
+        if is_html {
+            self.issues.push(issues::NOT_XML, Some(at), || {
+                "an HTML page (<!DOCTYPE html>), not a sitemap".to_owned()
+            });
+        } else {
+            let entities = if declaration.contains("<!ENTITY") {
+                " with ENTITY declarations"
+            } else {
+                ""
+            };
+            self.issues.push(issues::UNSAFE_XML, Some(at), || {
+                format!(
+                    "a DOCTYPE declaration{entities}: refused, not parsed (entity expansion \
+                     attacks); sitemaps need no DTD"
+                )
+            });
+        }
+        Flow::Stop
+    }
+
+    fn eof(&mut self, at: Position) {
+        if self.input_cut {
+            return;
+        }
+        if self.kind == SitemapKind::Unknown && !self.root_closed && self.stack.is_empty() {
+            self.issues.push(issues::NOT_XML, Some(at), || {
+                "the document has no root element".to_owned()
+            });
+        } else if !self.stack.is_empty() {
+            let open = self.stack.len();
+            self.issues.push(issues::NOT_XML, Some(at), || {
+                format!("the document ends inside {open} unclosed element(s) (truncated?)")
+            });
+        }
+    }
+
+    fn error(&mut self, error: &Error, at: Position, capped: bool) -> Flow {
+        match error {
+            // The reader layer reports gzip and read failures.
+            Error::Io(_) => return Flow::Stop,
+            // The size guard cut the document: what follows from the cut is not the file's fault.
+            Error::Syntax(_) if capped => return Flow::Stop,
+            _ => {}
+        }
+        let message = match error {
+            Error::Encoding(_) => "not UTF-8: sitemaps must be UTF-8 encoded".to_owned(),
+            other => format!("not well-formed XML: {other}"),
+        };
+        self.issues.push(issues::NOT_XML, Some(at), || message);
+        match error {
+            Error::IllFormed(IllFormedError::MismatchedEndTag { .. }) => {
+                // quick-xml closed the open element; so do we.
+                self.end()
+            }
+            Error::IllFormed(_)
+            | Error::InvalidAttr(_)
+            | Error::Escape(_)
+            | Error::Namespace(_) => Flow::Continue,
+            _ => Flow::Stop,
+        }
+    }
+}
