@@ -121,6 +121,14 @@ pub enum LinkSource {
 }
 
 impl LinkSource {
+    /// The source line of an HTML `<link>`; `None` for headers.
+    pub fn line(&self) -> Option<u32> {
+        match self {
+            LinkSource::Html { line, .. } => *line,
+            LinkSource::Header { .. } => None,
+        }
+    }
+
     /// Whether a search engine reads this source: a header, or a `<link>` inside `<head>`.
     pub fn is_effective(&self) -> bool {
         match self {
@@ -212,6 +220,19 @@ impl LinkRel {
     pub fn is_qualified(self) -> bool {
         self.nofollow || self.ugc || self.sponsored
     }
+
+    /// The tokens set, in a fixed order (`nofollow`, `ugc`, `sponsored`).
+    pub fn tokens(self) -> Vec<String> {
+        [
+            (self.nofollow, "nofollow"),
+            (self.ugc, "ugc"),
+            (self.sponsored, "sponsored"),
+        ]
+        .into_iter()
+        .filter(|(set, _)| *set)
+        .map(|(_, token)| token.to_owned())
+        .collect()
+    }
 }
 
 /// The `<a href>` elements of a page with one `href` and `rel`: pages repeat their navigation,
@@ -244,6 +265,18 @@ pub enum AssetKind {
     Image,
     /// `<link rel=icon>`, `shortcut icon`, `apple-touch-icon`, `mask-icon`.
     Icon,
+}
+
+impl AssetKind {
+    /// `stylesheet`, `script`, `image` or `icon`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AssetKind::Stylesheet => "stylesheet",
+            AssetKind::Script => "script",
+            AssetKind::Image => "image",
+            AssetKind::Icon => "icon",
+        }
+    }
 }
 
 /// A resource the page needs to render or show.

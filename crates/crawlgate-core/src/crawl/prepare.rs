@@ -1,0 +1,126 @@
+//! The CPU work of a response (robots.txt parse, sitemap parse, signal extraction), separable from
+//! the crawl's bookkeeping so a driver can run it on worker threads.
+
+use crate::crawl::{CrawlConfig, Request, RequestKind, Response};
+use crate::finding::RedirectHop;
+use crate::signals::{PageInput, extract};
+use crate::site::{FailureKind, FetchedPage, RobotsFile, SitemapState};
+use crate::sitemap::{self, SitemapOptions};
+use jiff::Timestamp;
+use url::Url;
+
+/// Prepares responses for [`crate::crawl::Crawl::complete_prepared`]. Cheap to clone; `Send + Sync`.
+#[derive(Debug, Clone)]
+pub struct Preparer {
+    audit_time: Timestamp,
+}
+
+/// A response, parsed and ready to record.
+#[derive(Debug)]
+pub enum Prepared {
+    Robots(Box<RobotsFile>),
+    Sitemap(Box<SitemapState>),
+    Resource(Box<ResourceOutcome>),
+}
+
+/// A page or asset response, its body reduced to signals.
+#[derive(Debug)]
+pub enum ResourceOutcome {
+    Fetched {
+        hops: Vec<RedirectHop>,
+        final_url: Url,
+        page: Box<FetchedPage>,
+    },
+    Failed {
+        hops: Vec<RedirectHop>,
+        kind: FailureKind,
+        message: String,
+    },
+}
+
+impl Preparer {
+    pub(crate) fn new(config: &CrawlConfig) -> Self {
+        Self {
+            audit_time: config.audit_time,
+        }
+    }
+
+    /// Parse or extract what `response` holds for `request`. The body is dropped once read.
+    pub fn prepare(&self, request: &Request, response: Response) -> Prepared {
+        let Response { hops, outcome } = response;
+        match request.kind {
+            RequestKind::Robots => Prepared::Robots(Box::new(RobotsFile::from_fetch(
+                request.url.origin().ascii_serialization(),
+                request.url.clone(),
+                hops,
+                outcome,
+            ))),
+            RequestKind::Sitemap => Prepared::Sitemap(Box::new(self.sitemap(hops, outcome))),
+            RequestKind::Page | RequestKind::Asset => Prepared::Resource(Box::new(match outcome {
+                Err((kind, message)) => ResourceOutcome::Failed {
+                    hops,
+                    kind,
+                    message,
+                },
+                Ok(received) => {
+                    let signals = extract(&PageInput {
+                        url: &received.final_url,
+                        status: received.status,
+                        headers: &received.headers,
+                        body: &received.body,
+                    });
+                    let content_type = received.content_type().map(str::to_owned);
+                    ResourceOutcome::Fetched {
+                        hops,
+                        final_url: received.final_url,
+                        page: Box::new(FetchedPage {
+                            status: received.status,
+                            content_type,
+                            body_len: received.body.len() as u64,
+                            body_truncated: received.body_truncated,
+                            headers: received.headers,
+                            signals,
+                            internal_outlinks: 0,
+                        }),
+                    }
+                }
+            })),
+        }
+    }
+
+    fn sitemap(
+        &self,
+        hops: Vec<RedirectHop>,
+        outcome: Result<crate::site::Received, (FailureKind, String)>,
+    ) -> SitemapState {
+        match outcome {
+            Err((kind, message)) => SitemapState::Failed {
+                hops,
+                kind,
+                message,
+            },
+            Ok(received) if !(200..300).contains(&received.status) => SitemapState::HttpError {
+                hops,
+                final_url: received.final_url,
+                status: received.status,
+            },
+            Ok(received) => {
+                let mut options = SitemapOptions::new(self.audit_time);
+                options.url = Some(received.final_url.clone());
+                let mut entries = Vec::new();
+                let summary = sitemap::parse(received.body.as_slice(), &options, |entry| {
+                    entries.push(entry);
+                });
+                let content_type = received.content_type().map(str::to_owned);
+                SitemapState::Parsed {
+                    hops,
+                    final_url: received.final_url,
+                    status: received.status,
+                    content_type,
+                    summary,
+                    entries,
+                }
+            }
+        }
+    }
+}

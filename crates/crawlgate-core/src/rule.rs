@@ -1,0 +1,202 @@
+//! The rule plugin interface: a [`Rule`] is a pure function of a [`Site`] that reports
+//! [`Finding`]s through a [`Findings`] sink.
+//!
+//! Rules are unit structs declared with [`declare_rule!`](crate::declare_rule), which captures the
+//! rule's `///` docs (sections *What it does*, *Why is this bad?*, *Example*, *How to fix*) into its
+//! [`RuleMeta`], so the docs the CLI prints (`crawlgate explain`) and the reports quote are the code's
+//! own. The sink stamps the rule id and the configured severity, so a rule only says what it found.
+
+use crate::Severity;
+use crate::finding::{Evidence, Finding};
+use crate::site::Site;
+use std::fmt::Debug;
+
+/// A check over a crawled site. Implementations must be pure: no IO, no clock (the audit time is
+/// [`Site::audit_time`]), no randomness, so the same site always gives the same findings.
+pub trait Rule: Send + Sync + Debug {
+    /// The rule's id, severity and docs.
+    fn meta(&self) -> &'static RuleMeta;
+    /// Report every instance of the problem in `site` into `out`.
+    fn check(&self, site: &Site, out: &mut Findings<'_>);
+}
+
+/// A rule's identity and documentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleMeta {
+    /// Stable id, `family/kebab-name`: the public contract of configs, baselines and SARIF.
+    pub id: &'static str,
+    /// Severity when configuration does not override it (a rule may escalate single findings).
+    pub default_severity: Severity,
+    /// One line: what the finding means.
+    pub summary: &'static str,
+    /// The Markdown docs from the rule's `///` comment.
+    pub docs: &'static str,
+}
+
+impl RuleMeta {
+    /// The family: the part of the id before `/` (`robots`, `canonical`, …).
+    pub fn family(&self) -> &'static str {
+        match self.id.split_once('/') {
+            Some((family, _)) => family,
+            None => self.id,
+        }
+    }
+
+    /// The text of one `## Heading` section of the docs, trimmed; `None` when absent.
+    pub fn doc_section(&self, heading: &str) -> Option<&'static str> {
+        let mut rest = self.docs;
+        loop {
+            let start = rest.find("## ")?;
+            rest = &rest[start + 3..];
+            let (title, body) = rest.split_once('\n').unwrap_or((rest, ""));
+            if title.trim().eq_ignore_ascii_case(heading) {
+                let end = body.find("\n## ").map_or(body.len(), |i| i + 1);
+                return Some(body[..end].trim());
+            }
+        }
+    }
+}
+
+/// Declare a rule: a documented unit struct with its [`RuleMeta`] in `Self::META`.
+///
+/// ```
+/// crawlgate_core::declare_rule! {
+///     /// ## What it does
+///     /// Flags every page.
+///     /// ## Why is this bad?
+///     /// It is an example.
+///     /// ## Example
+///     /// Any page.
+///     /// ## How to fix
+///     /// Nothing to fix.
+///     pub struct EveryPage {
+///         id: "example/every-page",
+///         severity: Notice,
+///         summary: "Every page, as an example",
+///     }
+/// }
+/// assert_eq!(EveryPage::META.id, "example/every-page");
+/// assert_eq!(EveryPage::META.doc_section("How to fix"), Some("Nothing to fix."));
+/// ```
+#[macro_export]
+macro_rules! declare_rule {
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis struct $name:ident {
+            id: $id:literal,
+            severity: $severity:ident,
+            summary: $summary:literal $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])*
+        #[derive(Debug, Clone, Copy, Default)]
+        $vis struct $name;
+
+        impl $name {
+            /// This rule's id, default severity and docs, captured from its declaration.
+            pub const META: $crate::rule::RuleMeta = $crate::rule::RuleMeta {
+                id: $id,
+                default_severity: $crate::Severity::$severity,
+                summary: $summary,
+                docs: concat!($($doc, "\n"),*),
+            };
+        }
+    };
+}
+
+/// The sink a rule reports into. It stamps the rule id and the configured severity.
+#[derive(Debug)]
+pub struct Findings<'a> {
+    meta: &'static RuleMeta,
+    /// Severity set by configuration; overrides the rule's own choice.
+    configured: Option<Severity>,
+    out: &'a mut Vec<Finding>,
+}
+
+impl<'a> Findings<'a> {
+    /// A sink for `meta`'s findings, appending to `out`. `configured` is the severity set by the
+    /// user's configuration, if any.
+    pub fn new(
+        meta: &'static RuleMeta,
+        configured: Option<Severity>,
+        out: &'a mut Vec<Finding>,
+    ) -> Self {
+        Self {
+            meta,
+            configured,
+            out,
+        }
+    }
+
+    /// Report a finding at the rule's default severity.
+    ///
+    /// `evidence` must not be empty (primary first); a finding without evidence is a bug in the
+    /// rule, caught by the rule meta-tests.
+    pub fn report(&mut self, report: Report) {
+        let severity = self
+            .configured
+            .or(report.severity)
+            .unwrap_or(self.meta.default_severity);
+        self.out.push(Finding {
+            rule: self.meta.id.to_owned(),
+            severity,
+            url: report.url,
+            profile: report.profile,
+            message: report.message,
+            evidence: report.evidence,
+        });
+    }
+}
+
+/// What a rule reports; [`Findings::report`] turns it into a [`Finding`].
+#[derive(Debug, Clone)]
+pub struct Report {
+    url: String,
+    message: String,
+    evidence: Vec<Evidence>,
+    profile: Option<String>,
+    severity: Option<Severity>,
+}
+
+impl Report {
+    /// A finding about `url`, explained by `message`.
+    pub fn new(url: impl Into<String>, message: impl Into<String>) -> Self {
+        Self {
+            url: url.into(),
+            message: message.into(),
+            evidence: Vec::new(),
+            profile: None,
+            severity: None,
+        }
+    }
+
+    /// Add a piece of evidence (the first added is the primary one).
+    #[must_use]
+    pub fn evidence(mut self, evidence: Evidence) -> Self {
+        self.evidence.push(evidence);
+        self
+    }
+
+    /// Add several pieces of evidence, in order.
+    #[must_use]
+    pub fn evidence_all(mut self, evidence: impl IntoIterator<Item = Evidence>) -> Self {
+        self.evidence.extend(evidence);
+        self
+    }
+
+    /// The crawler profile this finding was evaluated for.
+    #[must_use]
+    pub fn profile(mut self, profile: impl Into<String>) -> Self {
+        self.profile = Some(profile.into());
+        self
+    }
+
+    /// A severity other than the rule's default, where the catalogue escalates or softens single
+    /// cases (e.g. `robots/oversize` is an error when rules lie beyond the cut). Configuration
+    /// still wins.
+    #[must_use]
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = Some(severity);
+        self
+    }
+}

@@ -1,0 +1,521 @@
+//! The Site model: everything the crawl saw, which rules check.
+//!
+//! A [`Site`] holds, per origin, the robots.txt as fetched ([`RobotsFile`]); every sitemap with its
+//! fetch outcome, parse issues and entries ([`SitemapFile`]); and every known URL as a [`Resource`]
+//! (fetched page or asset, redirect, failure, or a URL known but not fetched, with the reason),
+//! with its robots.txt verdict per audited profile and where it was found. Sites are built by
+//! [`crate::crawl::Crawl`] from responses; rules only read them.
+
+pub mod fetch;
+pub mod robots_file;
+mod sitemap_file;
+mod verdict;
+
+pub use fetch::{FailureKind, Received};
+pub use robots_file::{RobotsEffect, RobotsFile};
+pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
+pub use verdict::{UrlVerdict, path_and_query, robots_url_of};
+
+use crate::finding::RedirectHop;
+use crate::http::HeaderLine;
+use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use url::Url;
+
+/// Everything one audit saw. Built by [`crate::crawl::Crawl::finish`].
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// Where the crawl started.
+    pub start_url: Url,
+    /// The audit's "now": rules compare dates against it, never against the clock.
+    pub audit_time: Timestamp,
+    /// The crawler profiles evaluated; `Resource::verdicts` follows this order.
+    pub profiles: Vec<Profile>,
+    /// Whether disallowed URLs were left unfetched (`--obey-robots`).
+    pub obey_robots: bool,
+    /// robots.txt per origin (`scheme://host[:port]`).
+    pub robots: BTreeMap<String, RobotsFile>,
+    /// Every sitemap met, sorted by URL.
+    pub sitemaps: Vec<SitemapFile>,
+    /// Sitemap references that lead back to themselves or an ancestor, in discovery order.
+    pub sitemap_cycles: Vec<SitemapCycle>,
+    /// What the crawl did and which bounds it hit.
+    pub stats: CrawlStats,
+    /// Every known URL, sorted by URL.
+    resources: Vec<Resource>,
+    index: HashMap<String, usize>,
+}
+
+impl Site {
+    /// Assemble a site; resources and sitemaps are sorted by URL, resources indexed.
+    pub(crate) fn new(parts: SiteParts) -> Self {
+        let SiteParts {
+            start_url,
+            audit_time,
+            profiles,
+            obey_robots,
+            robots,
+            mut sitemaps,
+            sitemap_cycles,
+            mut resources,
+            stats,
+        } = parts;
+        resources.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
+        sitemaps.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
+        let index = resources
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.url.as_str().to_owned(), i))
+            .collect();
+        Self {
+            start_url,
+            audit_time,
+            profiles,
+            obey_robots,
+            robots,
+            sitemaps,
+            sitemap_cycles,
+            stats,
+            resources,
+            index,
+        }
+    }
+
+    /// Every known URL, sorted by URL.
+    pub fn resources(&self) -> &[Resource] {
+        &self.resources
+    }
+
+    /// Fetched pages and assets with a final (non-redirect) response, sorted by URL.
+    pub fn fetched(&self) -> impl Iterator<Item = (&Resource, &FetchedPage)> {
+        self.resources.iter().filter_map(|r| match &r.state {
+            ResourceState::Fetched(page) => Some((r, page.as_ref())),
+            _ => None,
+        })
+    }
+
+    /// The resource for `url` (its fragment ignored), if the crawl knows it.
+    pub fn resource(&self, url: &Url) -> Option<&Resource> {
+        if url.fragment().is_some() {
+            let mut bare = url.clone();
+            bare.set_fragment(None);
+            self.resource_str(bare.as_str())
+        } else {
+            self.resource_str(url.as_str())
+        }
+    }
+
+    /// The resource whose URL serialises exactly as `url`.
+    pub fn resource_str(&self, url: &str) -> Option<&Resource> {
+        self.index.get(url).map(|&i| &self.resources[i])
+    }
+
+    /// The robots.txt governing `url` (same scheme, host and port), if it was fetched.
+    pub fn robots_for(&self, url: &Url) -> Option<&RobotsFile> {
+        self.robots.get(&url.origin().ascii_serialization())
+    }
+
+    /// The position of the profile named `name` in [`Site::profiles`].
+    pub fn profile_index(&self, name: &str) -> Option<usize> {
+        self.profiles.iter().position(|p| p.name == name)
+    }
+
+    /// The robots.txt verdict on `url` for `profile`: stored for known resources, computed otherwise.
+    pub fn verdict(&self, profile_index: usize, url: &Url) -> UrlVerdict {
+        if let Some(verdict) = self
+            .resource(url)
+            .and_then(|r| r.verdicts.get(profile_index))
+        {
+            return verdict.clone();
+        }
+        match self.profiles.get(profile_index) {
+            Some(profile) => UrlVerdict::compute(self.robots_for(url), profile, url),
+            None => UrlVerdict::unknown(url),
+        }
+    }
+
+    /// The effective directives of a fetched resource for a profile, at the audit time.
+    pub fn directives(&self, resource: &Resource, profile: &Profile) -> Option<Directives> {
+        resource
+            .page()
+            .map(|page| page.signals.directives(profile, self.audit_time))
+    }
+
+    /// Whether Google could index `resource` for the profile at `profile_index` (RULES.md §2,
+    /// "Indexable"): final response 200, not disallowed, no effective noindex, and canonical absent
+    /// or pointing at itself.
+    pub fn indexability(&self, resource: &Resource, profile_index: usize) -> Indexability {
+        let Some(profile) = self.profiles.get(profile_index) else {
+            return Indexability::NotIndexable(NotIndexable::NotFetched);
+        };
+        if resource
+            .verdicts
+            .get(profile_index)
+            .is_some_and(|v| !v.allowed)
+        {
+            return Indexability::NotIndexable(NotIndexable::Disallowed);
+        }
+        let page = match &resource.state {
+            ResourceState::Fetched(page) => page,
+            ResourceState::Redirected { .. } => {
+                return Indexability::NotIndexable(NotIndexable::Redirects);
+            }
+            ResourceState::Failed { .. } | ResourceState::NotFetched(_) => {
+                return Indexability::NotIndexable(NotIndexable::NotFetched);
+            }
+        };
+        if page.status != 200 {
+            return Indexability::NotIndexable(NotIndexable::Status(page.status));
+        }
+        if page
+            .signals
+            .directives(profile, self.audit_time)
+            .is_noindex()
+        {
+            return Indexability::NotIndexable(NotIndexable::Noindex);
+        }
+        if let Some(target) = page.canonical_elsewhere(&resource.url) {
+            return Indexability::NotIndexable(NotIndexable::CanonicalElsewhere(target));
+        }
+        Indexability::Indexable
+    }
+}
+
+/// The fields of a [`Site`], as the crawl hands them over.
+pub(crate) struct SiteParts {
+    pub(crate) start_url: Url,
+    pub(crate) audit_time: Timestamp,
+    pub(crate) profiles: Vec<Profile>,
+    pub(crate) obey_robots: bool,
+    pub(crate) robots: BTreeMap<String, RobotsFile>,
+    pub(crate) sitemaps: Vec<SitemapFile>,
+    pub(crate) sitemap_cycles: Vec<SitemapCycle>,
+    pub(crate) resources: Vec<Resource>,
+    pub(crate) stats: CrawlStats,
+}
+
+/// Whether a URL can be indexed, and if not, the first reason found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Indexability {
+    Indexable,
+    NotIndexable(NotIndexable),
+}
+
+impl Indexability {
+    pub fn is_indexable(&self) -> bool {
+        matches!(self, Indexability::Indexable)
+    }
+}
+
+/// Why a URL is not indexable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotIndexable {
+    /// No final response was seen.
+    NotFetched,
+    /// Disallowed by robots.txt for the profile.
+    Disallowed,
+    /// The URL redirects.
+    Redirects,
+    /// The final status is not 200.
+    Status(u16),
+    /// An effective noindex (meta, header, `none`, past `unavailable_after`).
+    Noindex,
+    /// The page declares another URL canonical.
+    CanonicalElsewhere(Url),
+}
+
+/// One known URL.
+#[derive(Debug, Clone)]
+pub struct Resource {
+    /// The URL, fragment removed.
+    pub url: Url,
+    /// How it was first referenced.
+    pub kind: ResourceKind,
+    /// Clicks from the start URL through followed links; `None` when not reached by links.
+    pub depth: Option<u32>,
+    /// What fetching it gave.
+    pub state: ResourceState,
+    /// The robots.txt verdict per audited profile, in [`Site::profiles`] order.
+    pub verdicts: Vec<UrlVerdict>,
+    /// `<a href>` links pointing here from crawled pages.
+    pub inbound_links: InboundLinks,
+    /// Pages referencing this URL as an asset, canonical, hreflang alternate or redirect target
+    /// (the first few; `other_references` counts the rest).
+    pub references: Vec<Reference>,
+    pub other_references: u32,
+    /// Sitemap entries listing this URL.
+    pub listed_in: Vec<SitemapListing>,
+}
+
+impl Resource {
+    /// The final response, when there is one (not a redirect, failure or skip).
+    pub fn page(&self) -> Option<&FetchedPage> {
+        match &self.state {
+            ResourceState::Fetched(page) => Some(page),
+            _ => None,
+        }
+    }
+
+    /// The verdict for the profile at `index`.
+    pub fn verdict(&self, profile_index: usize) -> Option<&UrlVerdict> {
+        self.verdicts.get(profile_index)
+    }
+}
+
+/// How a URL was first referenced: as a page (link, sitemap, canonical, start) or as an asset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ResourceKind {
+    Page,
+    Asset(AssetKind),
+}
+
+/// What fetching a URL gave.
+#[derive(Debug, Clone)]
+pub enum ResourceState {
+    /// A final response (any status but a followed redirect).
+    Fetched(Box<FetchedPage>),
+    /// A redirect chain ending at `final_url` (itself a resource when a response came).
+    Redirected {
+        hops: Vec<RedirectHop>,
+        final_url: Url,
+        /// The final response's status, when one came.
+        final_status: Option<u16>,
+    },
+    /// No usable response.
+    Failed {
+        hops: Vec<RedirectHop>,
+        kind: FailureKind,
+        message: String,
+    },
+    /// Known but not fetched, and why.
+    NotFetched(NotFetchedReason),
+}
+
+/// A final response and the page's signals.
+#[derive(Debug, Clone)]
+pub struct FetchedPage {
+    pub status: u16,
+    pub headers: Vec<HeaderLine>,
+    pub content_type: Option<String>,
+    /// Body bytes read (after transfer decoding, up to the cap).
+    pub body_len: u64,
+    /// The body was cut at the crawler's byte cap.
+    pub body_truncated: bool,
+    /// What the page says about itself (header signals only for non-HTML). `links` is emptied
+    /// once the crawl has recorded them as [`InboundLinks`] on their targets, to bound memory.
+    pub signals: Signals,
+    /// Number of `<a href>` links to in-scope URLs on the page.
+    pub internal_outlinks: u32,
+}
+
+impl FetchedPage {
+    /// The first effective canonical (in `<head>` or a `Link` header) when it differs from `url`
+    /// after normalisation.
+    pub fn canonical_elsewhere(&self, url: &Url) -> Option<Url> {
+        self.signals
+            .effective_canonicals()
+            .into_iter()
+            .filter_map(|canonical| canonical.resolved.as_ref())
+            .find(|target| !same_document(target, url))
+            .cloned()
+    }
+}
+
+/// Whether two URLs name the same document for canonical comparison (RULES.md §2, "Indexable"):
+/// scheme and host case, default ports and fragments don't matter (the `url` crate normalises the
+/// first two); percent-encoding case and encoded unreserved characters don't either. Trailing
+/// slash and query are significant.
+pub fn same_document(a: &Url, b: &Url) -> bool {
+    normalized_for_compare(a) == normalized_for_compare(b)
+}
+
+/// The form of a URL that [`same_document`] compares.
+pub fn normalized_for_compare(url: &Url) -> String {
+    let mut url = url.clone();
+    url.set_fragment(None);
+    let text = url.as_str();
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' && i + 2 < bytes.len() {
+            let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).unwrap_or("");
+            if let Ok(value) = u8::from_str_radix(hex, 16) {
+                if value.is_ascii_alphanumeric() || matches!(value, b'-' | b'.' | b'_' | b'~') {
+                    out.push(char::from(value));
+                } else {
+                    out.push('%');
+                    out.push_str(&hex.to_ascii_uppercase());
+                }
+                i += 3;
+                continue;
+            }
+        }
+        out.push(char::from(bytes[i]));
+        i += 1;
+    }
+    out
+}
+
+/// Why a known URL was not fetched.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NotFetchedReason {
+    /// Outside the crawl scope (another host or scheme).
+    OutOfScope,
+    /// Disallowed by robots.txt for every audited profile, and `--obey-robots` is set.
+    Disallowed,
+    /// The page bound was reached first.
+    PageBound,
+    /// The asset bound was reached first.
+    AssetBound,
+    /// Deeper than the depth bound.
+    DepthBound,
+    /// The crawl was interrupted or ran out of time first.
+    Interrupted,
+    /// A sitemap bound (index depth, sitemap count, URL count) was reached first.
+    SitemapBound,
+    /// The origin bound was reached: its robots.txt (needed first) could not be fetched.
+    OriginBound,
+    /// Not a kind of URL the crawl fetches (e.g. assets with asset checks off).
+    NotRequested,
+}
+
+/// `<a href>` links pointing at a URL.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InboundLinks {
+    /// Links from crawled pages without `nofollow`, `ugc` or `sponsored`.
+    pub followed: u32,
+    /// Links marked `nofollow`, `ugc` or `sponsored` (hints not to follow). Page-level nofollow
+    /// is a directive of the linking page, read from its signals, not counted here.
+    pub qualified: u32,
+    /// The first few links, for evidence.
+    pub samples: Vec<LinkSample>,
+}
+
+/// One link, for evidence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LinkSample {
+    pub from: Url,
+    pub line: Option<u32>,
+    pub rel: LinkRel,
+}
+
+/// A non-link reference to a URL from a crawled page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub from: Url,
+    pub kind: ReferenceKind,
+    pub line: Option<u32>,
+}
+
+/// What kind of reference.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ReferenceKind {
+    Start,
+    Asset(AssetKind),
+    Canonical,
+    Hreflang,
+    Redirect,
+}
+
+/// One sitemap entry listing a URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SitemapListing {
+    pub sitemap: Url,
+    pub line: u32,
+}
+
+/// What the crawl did, and where it stopped short.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CrawlStats {
+    pub pages_fetched: u64,
+    pub assets_fetched: u64,
+    pub sitemaps_fetched: u64,
+    pub robots_fetched: u64,
+    /// Bounds that cut the crawl short, each once, in the order hit.
+    pub bounds_hit: Vec<Bound>,
+    /// Interrupted (Ctrl-C, SIGTERM): the site is partial.
+    pub interrupted: bool,
+    /// In-scope URLs seen in links after the discovery bound, not recorded.
+    pub urls_not_recorded: u64,
+}
+
+impl CrawlStats {
+    /// Whether the crawl saw less than the whole site (a bound hit or an interruption).
+    pub fn is_partial(&self) -> bool {
+        self.interrupted || !self.bounds_hit.is_empty()
+    }
+}
+
+/// A crawl bound, with its configured value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "bound", content = "limit", rename_all = "kebab-case")]
+pub enum Bound {
+    MaxPages(u64),
+    MaxDepth(u32),
+    MaxAssets(u64),
+    MaxDiscovered(u64),
+    MaxOrigins(u64),
+    SitemapDepth(u32),
+    MaxSitemaps(u64),
+    SitemapUrls(u64),
+    /// Total time, in seconds.
+    TotalTime(u64),
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::MaxPages(n) => write!(f, "page bound ({n} pages)"),
+            Bound::MaxDepth(n) => write!(f, "depth bound ({n} clicks)"),
+            Bound::MaxAssets(n) => write!(f, "asset bound ({n} assets)"),
+            Bound::MaxDiscovered(n) => write!(f, "discovery bound ({n} known URLs)"),
+            Bound::MaxOrigins(n) => write!(f, "origin bound ({n} origins)"),
+            Bound::SitemapDepth(n) => write!(f, "sitemap index depth bound ({n})"),
+            Bound::MaxSitemaps(n) => write!(f, "sitemap count bound ({n} sitemaps)"),
+            Bound::SitemapUrls(n) => write!(f, "sitemap URL bound ({n} URLs)"),
+            Bound::TotalTime(secs) => write!(f, "time bound ({secs} s)"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn url(s: &str) -> Url {
+        Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn same_document_ignores_case_ports_fragments_and_escape_case() {
+        assert!(same_document(
+            &url("HTTP://Example.COM:80/a"),
+            &url("http://example.com/a#x")
+        ));
+        assert!(same_document(
+            &url("http://e.com/%7euser"),
+            &url("http://e.com/~user")
+        ));
+        assert!(same_document(
+            &url("http://e.com/a%2fb"),
+            &url("http://e.com/a%2Fb")
+        ));
+        assert!(!same_document(
+            &url("http://e.com/a/"),
+            &url("http://e.com/a")
+        ));
+        assert!(!same_document(
+            &url("http://e.com/a?x=1"),
+            &url("http://e.com/a")
+        ));
+        assert!(!same_document(
+            &url("https://e.com/a"),
+            &url("http://e.com/a")
+        ));
+    }
+}

@@ -1,0 +1,141 @@
+//! A URL's robots.txt verdict for one profile, with what decided it.
+
+use crate::finding::Evidence;
+use crate::robots::{GroupSelection, MatchedRule};
+use crate::signals::Profile;
+use crate::site::robots_file::{RobotsEffect, RobotsFile};
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+/// Whether a profile may crawl a URL, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UrlVerdict {
+    pub allowed: bool,
+    /// The robots.txt consulted (`{origin}/robots.txt`).
+    pub robots_url: String,
+    /// What the robots.txt fetch outcome means; `None` when it was not fetched (the URL's origin is
+    /// outside the crawl), in which case the verdict is "allowed" by default and not evidence.
+    pub effect: Option<RobotsEffect>,
+    /// The rule that decided, when the file's rules decided.
+    pub decided_by: Option<MatchedRule>,
+    /// Which group applied, when the file's rules decided.
+    pub group: Option<GroupSelection>,
+}
+
+impl UrlVerdict {
+    /// Evaluate `url` for `profile` against its origin's robots.txt.
+    pub fn compute(robots: Option<&RobotsFile>, profile: &Profile, url: &Url) -> Self {
+        let Some(robots) = robots else {
+            return Self::unknown(url);
+        };
+        let robots_url = robots.url.to_string();
+        match robots.effect {
+            RobotsEffect::Rules => {
+                let tokens: Vec<&str> = profile.robots_tokens.iter().map(String::as_str).collect();
+                let verdict = robots.parsed.agent(&tokens).verdict(&path_and_query(url));
+                Self {
+                    allowed: verdict.allowed,
+                    robots_url,
+                    effect: Some(RobotsEffect::Rules),
+                    decided_by: verdict.decided_by,
+                    group: Some(verdict.group),
+                }
+            }
+            effect => Self {
+                allowed: effect == RobotsEffect::AllowAll,
+                robots_url,
+                effect: Some(effect),
+                decided_by: None,
+                group: None,
+            },
+        }
+    }
+
+    /// The verdict for a URL whose robots.txt was not fetched: allowed, with no evidence.
+    pub fn unknown(url: &Url) -> Self {
+        Self {
+            allowed: true,
+            robots_url: robots_url_of(url),
+            effect: None,
+            decided_by: None,
+            group: None,
+        }
+    }
+
+    /// Evidence for this verdict: the deciding rule, or what the fetch outcome or absence of a
+    /// matching rule means.
+    pub fn evidence(&self, profile: &str, robots: Option<&RobotsFile>) -> Evidence {
+        if let Some(rule) = &self.decided_by {
+            let group = self
+                .group
+                .as_ref()
+                .map(|g| group_agents(g, robots))
+                .unwrap_or_default();
+            return Evidence::RobotsRule {
+                robots_url: self.robots_url.clone(),
+                line: rule.line,
+                group,
+                directive: rule.directive.to_string(),
+                pattern: rule.pattern.clone(),
+            };
+        }
+        match (self.effect, robots) {
+            (Some(RobotsEffect::Rules) | None, _) | (_, None) => Evidence::RobotsVerdict {
+                robots_url: self.robots_url.clone(),
+                profile: profile.to_owned(),
+                allowed: self.allowed,
+                reason: if self.effect.is_some() {
+                    "no rule of the applicable group matches".to_owned()
+                } else {
+                    "robots.txt was not fetched (outside the crawl)".to_owned()
+                },
+            },
+            (Some(_), Some(robots)) => robots.fetch_evidence(),
+        }
+    }
+}
+
+/// The user-agent values of the group that applied, as written in the file (`*` for global).
+fn group_agents(group: &GroupSelection, robots: Option<&RobotsFile>) -> Vec<String> {
+    let from_file: Vec<String> = robots
+        .map(|r| {
+            group
+                .user_agent_lines
+                .iter()
+                .filter_map(|&line| r.line_text(line))
+                .map(|text| user_agent_value(&text))
+                .collect()
+        })
+        .unwrap_or_default();
+    if !from_file.is_empty() {
+        from_file
+    } else if let Some(token) = &group.token {
+        vec![token.clone()]
+    } else {
+        vec!["*".to_owned()]
+    }
+}
+
+/// `User-agent: Googlebot # main` → `Googlebot`.
+fn user_agent_value(line: &str) -> String {
+    let without_comment = line.split('#').next().unwrap_or("");
+    without_comment
+        .split_once(':')
+        .map_or(without_comment, |(_, value)| value)
+        .trim()
+        .to_owned()
+}
+
+/// The path and query of a URL as the `url` crate serialises them (percent-encoded, as Googlebot's
+/// URL pipeline has them), the input of robots.txt matching in audits.
+pub fn path_and_query(url: &Url) -> String {
+    match url.query() {
+        Some(query) => format!("{}?{query}", url.path()),
+        None => url.path().to_owned(),
+    }
+}
+
+/// `{origin}/robots.txt` for a URL.
+pub fn robots_url_of(url: &Url) -> String {
+    format!("{}/robots.txt", url.origin().ascii_serialization())
+}

@@ -1,0 +1,339 @@
+//! The crawl's decisions, driven offline over in-memory sites (no network).
+
+use crawlgate_core::crawl::{CannedResponse, CrawlConfig, OfflineSite};
+use crawlgate_core::site::{
+    Bound, NotFetchedReason, ReferenceKind, ResourceState, RobotsEffect, Site, SitemapSource,
+    SitemapState,
+};
+use url::Url;
+
+const ROOT: &str = "http://site.test/";
+
+fn html(body: &str) -> CannedResponse {
+    CannedResponse::ok("text/html; charset=utf-8", body)
+}
+
+fn text(body: &str) -> CannedResponse {
+    CannedResponse::ok("text/plain", body)
+}
+
+fn xml(body: &str) -> CannedResponse {
+    CannedResponse::ok("application/xml", body)
+}
+
+fn redirect(to: &str) -> CannedResponse {
+    CannedResponse {
+        status: 301,
+        location: Some(to.to_owned()),
+        ..CannedResponse::default()
+    }
+}
+
+fn url(path: &str) -> Url {
+    Url::parse(ROOT).unwrap().join(path).unwrap()
+}
+
+fn config() -> CrawlConfig {
+    CrawlConfig::new(url("/"), "2026-06-01T00:00:00Z".parse().unwrap())
+}
+
+fn urlset(paths: &[&str]) -> String {
+    let entries: String = paths
+        .iter()
+        .map(|p| ["  <url><loc>", url(p).as_str(), "</loc></url>\n"].concat())
+        .collect();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{entries}</urlset>\n"
+    )
+}
+
+fn index(paths: &[&str]) -> String {
+    let entries: String = paths
+        .iter()
+        .map(|p| ["  <sitemap><loc>", url(p).as_str(), "</loc></sitemap>\n"].concat())
+        .collect();
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{entries}</sitemapindex>\n"
+    )
+}
+
+fn state<'a>(site: &'a Site, path: &str) -> &'a ResourceState {
+    &site
+        .resource(&url(path))
+        .unwrap_or_else(|| panic!("{path} is known"))
+        .state
+}
+
+fn small_site() -> OfflineSite {
+    OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: *\nDisallow: /private/\nSitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(
+            ROOT,
+            html(
+                r#"<html><head><link rel="stylesheet" href="/style.css"></head><body>
+                <a href="/a">a</a> <a href="/private/b">b</a> <a href="/old">old</a>
+                <a href="https://elsewhere.test/x">out</a></body></html>"#,
+            ),
+        )
+        .with(
+            "http://site.test/a",
+            html(r#"<html><head><link rel="canonical" href="/"></head><body><a href="/">home</a></body></html>"#),
+        )
+        .with(
+            "http://site.test/private/b",
+            html(r#"<html><head><meta name="robots" content="noindex"></head></html>"#),
+        )
+        .with("http://site.test/old", redirect("/new"))
+        .with("http://site.test/new", html("<html><body>new</body></html>"))
+        .with("http://site.test/orphan", html("<html><body>orphan</body></html>"))
+        .with("http://site.test/sitemap.xml", xml(&urlset(&["/a", "/orphan"])))
+        .with("http://site.test/style.css", CannedResponse::ok("text/css", "body{}"))
+}
+
+#[test]
+fn a_small_site_is_crawled_breadth_first_with_every_fact_recorded() {
+    let site = small_site().crawl(config()).unwrap();
+
+    let robots = site
+        .robots
+        .get("http://site.test")
+        .expect("robots.txt fetched");
+    assert_eq!(robots.effect, RobotsEffect::Rules);
+
+    // Depth by clicks; the orphan is known only from the sitemap.
+    let depth = |p: &str| site.resource(&url(p)).unwrap().depth;
+    assert_eq!(depth("/"), Some(0));
+    assert_eq!(depth("/a"), Some(1));
+    assert_eq!(depth("/orphan"), None);
+    assert!(matches!(state(&site, "/orphan"), ResourceState::Fetched(_)));
+
+    // Disallowed, fetched for diagnosis by default; verdict names the line.
+    let private = site.resource(&url("/private/b")).unwrap();
+    assert!(matches!(private.state, ResourceState::Fetched(_)));
+    let verdict = &private.verdicts[0];
+    assert!(!verdict.allowed);
+    assert_eq!(verdict.decided_by.as_ref().map(|r| r.line), Some(2));
+    assert_eq!(private.inbound_links.followed, 1);
+    assert_eq!(private.inbound_links.samples[0].from, url("/"));
+
+    // A redirect: the chain on the source, the response on the target.
+    match state(&site, "/old") {
+        ResourceState::Redirected {
+            hops,
+            final_url,
+            final_status,
+        } => {
+            assert_eq!(hops.len(), 1);
+            assert_eq!(hops[0].status, 301);
+            assert_eq!(final_url, &url("/new"));
+            assert_eq!(*final_status, Some(200));
+        }
+        other => panic!("expected a redirect, got {other:?}"),
+    }
+    let new = site.resource(&url("/new")).unwrap();
+    assert!(matches!(new.state, ResourceState::Fetched(_)));
+    assert!(
+        new.references
+            .iter()
+            .any(|r| r.kind == ReferenceKind::Redirect)
+    );
+
+    // Sitemap listings, assets, and nothing recorded for plain external links.
+    let a = site.resource(&url("/a")).unwrap();
+    assert_eq!(a.listed_in.len(), 1);
+    assert_eq!(a.listed_in[0].sitemap, url("/sitemap.xml"));
+    let css = site.resource(&url("/style.css")).unwrap();
+    assert!(matches!(css.state, ResourceState::Fetched(_)));
+    assert!(site.resource_str("https://elsewhere.test/x").is_none());
+
+    // The sitemap is advertised (and was not also recorded as a probe).
+    assert_eq!(site.sitemaps.len(), 1);
+    assert!(site.sitemaps[0].advertised());
+    assert!(!site.sitemaps[0].sources.contains(&SitemapSource::Probe));
+    assert!(!site.stats.is_partial());
+    // Requests: /, /a, /private/b, /old (its final response fills /new), /orphan.
+    assert_eq!(site.stats.pages_fetched, 5);
+}
+
+#[test]
+fn obey_robots_leaves_disallowed_urls_unfetched() {
+    let mut config = config();
+    config.obey_robots = true;
+    let site = small_site().crawl(config).unwrap();
+    assert!(matches!(
+        state(&site, "/private/b"),
+        ResourceState::NotFetched(NotFetchedReason::Disallowed)
+    ));
+}
+
+#[test]
+fn the_page_bound_stops_the_crawl_and_says_so() {
+    let mut config = config();
+    config.bounds.max_pages = 2;
+    let site = small_site().crawl(config).unwrap();
+    assert_eq!(site.stats.pages_fetched, 2);
+    assert!(site.stats.bounds_hit.contains(&Bound::MaxPages(2)));
+    assert!(site.stats.is_partial());
+    assert!(site.resources().iter().any(|r| matches!(
+        r.state,
+        ResourceState::NotFetched(NotFetchedReason::PageBound)
+    )));
+}
+
+#[test]
+fn the_depth_bound_keeps_deeper_pages_unfetched() {
+    let mut config = config();
+    config.bounds.max_depth = Some(0);
+    let site = small_site().crawl(config).unwrap();
+    // /a is one click deep but also in the sitemap: fetched as a sitemap URL. /private/b is only
+    // linked: held back.
+    assert!(matches!(state(&site, "/a"), ResourceState::Fetched(_)));
+    assert!(matches!(
+        state(&site, "/private/b"),
+        ResourceState::NotFetched(NotFetchedReason::DepthBound)
+    ));
+    assert!(site.stats.bounds_hit.contains(&Bound::MaxDepth(0)));
+}
+
+#[test]
+fn robots_server_errors_disallow_everything() {
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            CannedResponse {
+                status: 503,
+                ..CannedResponse::default()
+            },
+        )
+        .with(ROOT, html("<a href='/a'>a</a>"))
+        .with("http://site.test/a", html("a"))
+        .crawl(config())
+        .unwrap();
+    let robots = &site.robots["http://site.test"];
+    assert_eq!(robots.effect, RobotsEffect::DisallowAll);
+    let root = site.resource(&url("/")).unwrap();
+    assert!(!root.verdicts[0].allowed);
+    assert!(root.verdicts[0].decided_by.is_none());
+}
+
+#[test]
+fn robots_timeouts_disallow_and_404s_allow() {
+    let timeout = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            CannedResponse {
+                failure: Some("timeout".into()),
+                ..CannedResponse::default()
+            },
+        )
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert_eq!(
+        timeout.robots["http://site.test"].effect,
+        RobotsEffect::DisallowAll
+    );
+
+    let missing = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert_eq!(
+        missing.robots["http://site.test"].effect,
+        RobotsEffect::AllowAll
+    );
+    assert!(missing.resource(&url("/")).unwrap().verdicts[0].allowed);
+}
+
+#[test]
+fn sitemap_index_loops_are_cycles_read_once() {
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/index.xml\nSitemap: http://site.test/robots.txt\n"),
+        )
+        .with(ROOT, html("home"))
+        .with(
+            "http://site.test/index.xml",
+            xml(&index(&["/index.xml", "/child.xml"])),
+        )
+        .with("http://site.test/child.xml", xml(&index(&["/index.xml"])))
+        .crawl(config())
+        .unwrap();
+    let named: Vec<(String, String)> = site
+        .sitemap_cycles
+        .iter()
+        .map(|c| (c.named.path().to_owned(), c.repeats.path().to_owned()))
+        .collect();
+    assert!(
+        named.contains(&("/index.xml".into(), "/index.xml".into())),
+        "{named:?}"
+    );
+    assert!(
+        named.contains(&("/robots.txt".into(), "/robots.txt".into())),
+        "{named:?}"
+    );
+    assert_eq!(named.len(), 3, "{named:?}"); // index→itself, child→index, robots.txt
+    assert_eq!(site.stats.sitemaps_fetched, 2);
+}
+
+#[test]
+fn the_sitemap_probe_is_kept_only_when_it_finds_a_sitemap() {
+    let found = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .with("http://site.test/sitemap.xml", xml(&urlset(&["/"])))
+        .crawl(config())
+        .unwrap();
+    assert_eq!(found.sitemaps.len(), 1);
+    assert_eq!(found.sitemaps[0].sources, [SitemapSource::Probe]);
+    assert!(!found.sitemaps[0].advertised());
+
+    let none = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert!(none.sitemaps.is_empty());
+}
+
+#[test]
+fn a_sitemap_404_is_recorded_as_an_http_error() {
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/gone.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert!(matches!(
+        site.sitemaps[0].state,
+        SitemapState::HttpError { status: 404, .. }
+    ));
+}
+
+#[test]
+fn a_calendar_trap_is_held_by_the_discovery_and_page_bounds() {
+    // Every page links to two new pages: infinitely many distinct URLs.
+    let mut site = OfflineSite::default();
+    for n in 0..2_000 {
+        site = site.with(
+            &format!("http://site.test/day/{n}"),
+            html(&format!(
+                "<a href='/day/{}'>next</a><a href='/day/{}'>skip</a>",
+                n + 1,
+                n + 1000
+            )),
+        );
+    }
+    site = site.with(ROOT, html("<a href='/day/0'>calendar</a>"));
+    let mut config = config();
+    config.bounds.max_pages = 50;
+    config.bounds.max_discovered = 60;
+    let crawled = site.crawl(config).unwrap();
+    assert_eq!(crawled.stats.pages_fetched, 50);
+    assert!(crawled.resources().len() <= 60);
+    assert!(crawled.stats.bounds_hit.contains(&Bound::MaxPages(50)));
+}

@@ -1,0 +1,358 @@
+//! Building a [`Report`] from an audited site and its findings.
+
+use crate::fingerprint::fingerprint;
+use crate::model::{
+    PageRecord, ProfileView, Report, ReportFinding, RobotsReport, RuleDoc, SCHEMA_VERSION,
+    SitemapReport, Summary, Target, Tool,
+};
+use crawlgate_core::finding::Evidence;
+use crawlgate_core::signals::{Directives, RobotsRule};
+use crawlgate_core::site::robots_file::split_lines as robots_split_lines;
+use crawlgate_core::site::{
+    ResourceKind, ResourceState, RobotsFile, SitemapFile, SitemapSource, SitemapState,
+};
+use crawlgate_core::{Finding, RuleMeta, Severity, Site};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Options for [`build`].
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// The producing tool's version (the CLI passes its own).
+    pub tool_version: String,
+    /// When the audit ran, RFC 3339; only set when the user asks (reports are deterministic
+    /// otherwise).
+    pub generated_at: Option<String>,
+}
+
+/// Build the report: findings sorted, counts, the docs of the rules that fired, robots.txt and
+/// sitemaps as met, and the per-URL inventory.
+pub fn build(
+    site: &Site,
+    findings: Vec<Finding>,
+    rules: &[&RuleMeta],
+    options: &BuildOptions,
+) -> Report {
+    let mut findings = findings;
+    findings.sort_by(Finding::report_order);
+    let fired: BTreeSet<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
+    let mut rule_docs: Vec<RuleDoc> = rules
+        .iter()
+        .filter(|meta| fired.contains(meta.id))
+        .map(|meta| rule_doc(meta))
+        .collect();
+    rule_docs.sort_by(|a, b| a.id.cmp(&b.id));
+    rule_docs.dedup_by(|a, b| a.id == b.id);
+
+    let summary = summary(site, &findings);
+    let robots = site
+        .robots
+        .values()
+        .map(|file| robots_report(file, &findings))
+        .collect();
+    let sitemaps = site.sitemaps.iter().map(sitemap_report).collect();
+    let pages = site
+        .resources()
+        .iter()
+        .map(|r| page_record(site, r))
+        .collect();
+    let findings = findings
+        .into_iter()
+        .map(|finding| ReportFinding {
+            fingerprint: fingerprint(&finding),
+            finding,
+        })
+        .collect();
+    Report {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool {
+            name: "crawlgate".to_owned(),
+            version: options.tool_version.clone(),
+        },
+        generated_at: options.generated_at.clone(),
+        target: Target {
+            start_url: site.start_url.to_string(),
+            profiles: site.profiles.iter().map(|p| p.name.clone()).collect(),
+            obey_robots: site.obey_robots,
+        },
+        summary,
+        rules: rule_docs,
+        findings,
+        crawl: site.stats.clone(),
+        robots,
+        sitemaps,
+        pages,
+    }
+}
+
+/// A rule's docs split into their sections.
+pub fn rule_doc(meta: &RuleMeta) -> RuleDoc {
+    let section = |name: &str| meta.doc_section(name).unwrap_or_default().to_owned();
+    RuleDoc {
+        id: meta.id.to_owned(),
+        family: meta.family().to_owned(),
+        default_severity: meta.default_severity,
+        summary: meta.summary.to_owned(),
+        what_it_does: section("What it does"),
+        why_is_this_bad: section("Why is this bad?"),
+        example: section("Example"),
+        how_to_fix: section("How to fix"),
+    }
+}
+
+fn summary(site: &Site, findings: &[Finding]) -> Summary {
+    let mut by_severity: BTreeMap<Severity, u64> = Severity::ALL.iter().map(|s| (*s, 0)).collect();
+    let mut by_rule: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_family: BTreeMap<String, BTreeMap<Severity, u64>> = BTreeMap::new();
+    for finding in findings {
+        *by_severity.entry(finding.severity).or_default() += 1;
+        *by_rule.entry(finding.rule.clone()).or_default() += 1;
+        *by_family
+            .entry(finding.family().to_owned())
+            .or_default()
+            .entry(finding.severity)
+            .or_default() += 1;
+    }
+    Summary {
+        pages_crawled: site.stats.pages_fetched,
+        urls_known: site.resources().len() as u64,
+        findings: findings.len() as u64,
+        by_severity,
+        by_rule,
+        by_family,
+        partial: site.stats.is_partial(),
+        interrupted: site.stats.interrupted,
+        bounds_hit: site
+            .stats
+            .bounds_hit
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+    }
+}
+
+fn robots_report(file: &RobotsFile, findings: &[Finding]) -> RobotsReport {
+    let robots_url = file.url.as_str();
+    let mut cited: BTreeSet<u32> = BTreeSet::new();
+    for evidence in findings.iter().flat_map(|f| &f.evidence) {
+        match evidence {
+            Evidence::RobotsRule {
+                robots_url: u,
+                line,
+                ..
+            }
+            | Evidence::RobotsLine {
+                robots_url: u,
+                line,
+                ..
+            } if u == robots_url => {
+                cited.insert(*line);
+            }
+            _ => {}
+        }
+    }
+    let lines = match &file.outcome {
+        Ok(received) if (200..300).contains(&received.status) => robots_split_lines(&received.body)
+            .map(|line| String::from_utf8_lossy(line).into_owned())
+            .collect(),
+        _ => Vec::new(),
+    };
+    RobotsReport {
+        origin: file.origin.clone(),
+        url: file.url.to_string(),
+        status: file.status(),
+        hops: file.hops.clone(),
+        effect: file.effect.as_str().to_owned(),
+        effect_reason: file.effect_reason.clone(),
+        lines,
+        cited_lines: cited.into_iter().collect(),
+        sitemaps: file
+            .parsed
+            .sitemaps()
+            .iter()
+            .map(|s| s.url.clone())
+            .collect(),
+    }
+}
+
+fn sitemap_report(file: &SitemapFile) -> SitemapReport {
+    let sources = file
+        .sources
+        .iter()
+        .map(|source| match source {
+            SitemapSource::RobotsTxt { robots_url, line } => format!("{robots_url} line {line}"),
+            SitemapSource::Index { index_url, line } => format!("{index_url} line {line}"),
+            SitemapSource::Configured => "given on the command line".to_owned(),
+            SitemapSource::Probe => "found at /sitemap.xml (not in robots.txt)".to_owned(),
+        })
+        .collect();
+    let mut report = SitemapReport {
+        url: file.url.to_string(),
+        sources,
+        depth: file.depth,
+        state: sitemap_state_name(&file.state).to_owned(),
+        status: None,
+        final_url: None,
+        kind: None,
+        entries: 0,
+        gzip: false,
+        bytes_uncompressed: 0,
+        issues: 0,
+        detail: None,
+    };
+    match &file.state {
+        SitemapState::Parsed {
+            final_url,
+            status,
+            summary,
+            ..
+        } => {
+            report.status = Some(*status);
+            report.final_url = Some(final_url.to_string());
+            report.kind = Some(summary.kind.as_str().to_owned());
+            report.entries = summary.entry_count;
+            report.gzip = summary.gzip;
+            report.bytes_uncompressed = summary.bytes_uncompressed;
+            report.issues = summary.issues.len() as u64;
+        }
+        SitemapState::HttpError {
+            final_url, status, ..
+        } => {
+            report.status = Some(*status);
+            report.final_url = Some(final_url.to_string());
+        }
+        SitemapState::Failed { kind, message, .. } => {
+            report.detail = Some(format!("{}: {message}", kind.as_str()));
+        }
+        SitemapState::Cycle { repeats, .. } => {
+            report.detail = Some(format!("repeats {repeats}"));
+        }
+        SitemapState::NotFetched(reason) => {
+            report.detail = Some(format!("{reason:?}"));
+        }
+    }
+    report
+}
+
+fn sitemap_state_name(state: &SitemapState) -> &'static str {
+    match state {
+        SitemapState::Parsed { .. } => "parsed",
+        SitemapState::HttpError { .. } => "http-error",
+        SitemapState::Failed { .. } => "failed",
+        SitemapState::Cycle { .. } => "cycle",
+        SitemapState::NotFetched(_) => "not-fetched",
+    }
+}
+
+fn page_record(site: &Site, resource: &crawlgate_core::site::Resource) -> PageRecord {
+    let kind = match resource.kind {
+        ResourceKind::Page => "page".to_owned(),
+        ResourceKind::Asset(kind) => kind.as_str().to_owned(),
+    };
+    let (state, status, final_url, detail, content_type) = match &resource.state {
+        ResourceState::Fetched(page) => (
+            "fetched",
+            Some(page.status),
+            None,
+            None,
+            page.content_type.clone(),
+        ),
+        ResourceState::Redirected {
+            final_url,
+            final_status,
+            ..
+        } => (
+            "redirected",
+            *final_status,
+            Some(final_url.to_string()),
+            None,
+            None,
+        ),
+        ResourceState::Failed { kind, message, .. } => (
+            "failed",
+            None,
+            None,
+            Some(format!("{}: {message}", kind.as_str())),
+            None,
+        ),
+        ResourceState::NotFetched(reason) => {
+            ("not-fetched", None, None, Some(format!("{reason:?}")), None)
+        }
+    };
+    let page = resource.page();
+    let canonical = page.and_then(|p| {
+        p.signals
+            .effective_canonicals()
+            .into_iter()
+            .find_map(|c| c.resolved.as_ref().map(ToString::to_string))
+    });
+    let profiles = site
+        .profiles
+        .iter()
+        .enumerate()
+        .map(|(index, profile)| {
+            let verdict = resource.verdict(index);
+            let directives = page.map(|p| p.signals.directives(profile, site.audit_time));
+            let view = ProfileView {
+                allowed: verdict.is_none_or(|v| v.allowed),
+                robots_rule: verdict
+                    .and_then(|v| v.decided_by.as_ref())
+                    .map(ToString::to_string),
+                directives: directives.as_ref().map(directive_words).unwrap_or_default(),
+                noindex: directives.as_ref().is_some_and(Directives::is_noindex),
+                indexable: site.indexability(resource, index).is_indexable(),
+            };
+            (profile.name.clone(), view)
+        })
+        .collect();
+    PageRecord {
+        url: resource.url.to_string(),
+        kind,
+        depth: resource.depth,
+        state: state.to_owned(),
+        status,
+        final_url,
+        detail,
+        content_type,
+        canonical,
+        in_sitemaps: resource
+            .listed_in
+            .iter()
+            .map(|l| l.sitemap.to_string())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect(),
+        inbound_links: resource.inbound_links.followed,
+        profiles,
+    }
+}
+
+/// The effective restrictions as short words, sorted: `noindex`, `nofollow`, `nosnippet`,
+/// `max-snippet:N`, `max-image-preview:…`, `max-video-preview:N`, `noimageindex`, `notranslate`,
+/// `indexifembedded`, `unavailable_after:…`.
+fn directive_words(directives: &Directives) -> Vec<String> {
+    let mut words = BTreeSet::new();
+    for directive in &directives.rules {
+        let word = match &directive.rule {
+            RobotsRule::NoIndex => "noindex".to_owned(),
+            RobotsRule::NoFollow => "nofollow".to_owned(),
+            RobotsRule::None => {
+                words.insert("nofollow".to_owned());
+                "noindex".to_owned()
+            }
+            RobotsRule::NoSnippet => "nosnippet".to_owned(),
+            RobotsRule::IndexIfEmbedded => "indexifembedded".to_owned(),
+            RobotsRule::NoTranslate => "notranslate".to_owned(),
+            RobotsRule::NoImageIndex => "noimageindex".to_owned(),
+            RobotsRule::MaxSnippet(n) => format!("max-snippet:{n}"),
+            RobotsRule::MaxImagePreview(p) => format!(
+                "max-image-preview:{}",
+                format!("{p:?}").to_ascii_lowercase()
+            ),
+            RobotsRule::MaxVideoPreview(n) => format!("max-video-preview:{n}"),
+            RobotsRule::UnavailableAfter(at) => format!("unavailable_after:{at}"),
+            _ => continue,
+        };
+        words.insert(word);
+    }
+    words.into_iter().collect()
+}

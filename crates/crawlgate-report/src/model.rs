@@ -1,0 +1,182 @@
+//! The one serialisable report model. `report.json` is exactly this; HTML and Markdown templates
+//! render it; SARIF and JUnit are derived from it. Bump [`SCHEMA_VERSION`] when a change breaks
+//! readers.
+
+use crawlgate_core::Severity;
+use crawlgate_core::finding::{Finding, RedirectHop};
+use crawlgate_core::site::CrawlStats;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Version of the JSON schema of [`Report`].
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Everything an audit found, in the order a reader needs it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: Tool,
+    /// When the audit ran (RFC 3339), only when asked for: reports are deterministic otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated_at: Option<String>,
+    pub target: Target,
+    pub summary: Summary,
+    /// The rules that fired, with their docs, in rule id order.
+    pub rules: Vec<RuleDoc>,
+    /// Every finding: most severe first, then rule, URL, profile.
+    pub findings: Vec<ReportFinding>,
+    pub crawl: CrawlStats,
+    /// robots.txt per origin, by origin.
+    pub robots: Vec<RobotsReport>,
+    /// Every sitemap met, by URL.
+    pub sitemaps: Vec<SitemapReport>,
+    /// Every known URL with its status, verdicts and directives per profile (the inventory that
+    /// `crawlgate diff` compares), by URL.
+    pub pages: Vec<PageRecord>,
+}
+
+/// The producing tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+/// What was audited, and how.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Target {
+    pub start_url: String,
+    /// Crawler profiles evaluated, in order.
+    pub profiles: Vec<String>,
+    /// Whether disallowed URLs were left unfetched.
+    pub obey_robots: bool,
+}
+
+/// Counts for the top of a report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Pages fetched (not assets, robots.txt or sitemaps).
+    pub pages_crawled: u64,
+    /// URLs known, fetched or not.
+    pub urls_known: u64,
+    pub findings: u64,
+    /// Findings per severity; every severity present, zero or not.
+    pub by_severity: BTreeMap<Severity, u64>,
+    /// Findings per rule id.
+    pub by_rule: BTreeMap<String, u64>,
+    /// Findings per rule family, then severity.
+    pub by_family: BTreeMap<String, BTreeMap<Severity, u64>>,
+    /// The crawl saw less than the whole site: a bound was hit or it was interrupted.
+    pub partial: bool,
+    pub interrupted: bool,
+    /// The bounds hit, in words.
+    pub bounds_hit: Vec<String>,
+}
+
+/// A finding as reported, with a stable fingerprint for baselines and diffs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReportFinding {
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// Stable across runs: rule id, URL, profile and a digest of the evidence.
+    pub fingerprint: String,
+}
+
+/// A rule's documentation, as its `///` comment states it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleDoc {
+    pub id: String,
+    pub family: String,
+    pub default_severity: Severity,
+    pub summary: String,
+    pub what_it_does: String,
+    pub why_is_this_bad: String,
+    pub example: String,
+    pub how_to_fix: String,
+}
+
+/// A robots.txt as fetched, with its text for display.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RobotsReport {
+    pub origin: String,
+    pub url: String,
+    /// Final status, when a response came.
+    pub status: Option<u16>,
+    pub hops: Vec<RedirectHop>,
+    /// `rules`, `allow-all` or `disallow-all`.
+    pub effect: String,
+    pub effect_reason: String,
+    /// The body's lines as received (lossily decoded), numbered from 1, when a 2xx came.
+    pub lines: Vec<String>,
+    /// Line numbers that findings point to.
+    pub cited_lines: Vec<u32>,
+    /// Sitemap URLs it names.
+    pub sitemaps: Vec<String>,
+}
+
+/// A sitemap as met by the crawl.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SitemapReport {
+    pub url: String,
+    /// Where it was named, in words (`robots.txt line 3`, `index … line 12`, `--sitemap`, `probe`).
+    pub sources: Vec<String>,
+    pub depth: u32,
+    /// `parsed`, `http-error`, `failed`, `cycle` or `not-fetched`.
+    pub state: String,
+    pub status: Option<u16>,
+    pub final_url: Option<String>,
+    /// `urlset`, `index`, `text`, `rss`, `atom`, `unknown` when parsed.
+    pub kind: Option<String>,
+    pub entries: u64,
+    pub gzip: bool,
+    pub bytes_uncompressed: u64,
+    /// Document issues found (each is also a finding).
+    pub issues: u64,
+    /// Failure or skip reason, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// One known URL: what the crawl saw and what each profile makes of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageRecord {
+    pub url: String,
+    /// `page`, or the asset kind (`stylesheet`, `script`, `image`, `icon`).
+    pub kind: String,
+    pub depth: Option<u32>,
+    /// `fetched`, `redirected`, `failed` or `not-fetched`.
+    pub state: String,
+    /// Final status (after redirects), when a response came.
+    pub status: Option<u16>,
+    /// Where redirects led.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_url: Option<String>,
+    /// Failure or skip reason, in words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// The effective canonical target, when declared (in head or header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<String>,
+    /// Sitemaps listing it.
+    pub in_sitemaps: Vec<String>,
+    /// Followed internal links pointing at it.
+    pub inbound_links: u32,
+    /// Per profile name.
+    pub profiles: BTreeMap<String, ProfileView>,
+}
+
+/// How one crawler profile sees a URL.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileView {
+    pub allowed: bool,
+    /// The deciding robots.txt rule as `line N: Directive: pattern`, when a rule decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub robots_rule: Option<String>,
+    /// Effective directives when the page was fetched: `noindex`, `nofollow`, `nosnippet`,
+    /// `max-snippet:N`, … sorted.
+    pub directives: Vec<String>,
+    pub noindex: bool,
+    pub indexable: bool,
+}

@@ -1,0 +1,70 @@
+use crate::support::{link_evidence, profiles, verdict_evidence};
+use crawlgate_core::Site;
+use crawlgate_core::declare_rule;
+use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::site::ResourceKind;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds URLs that robots.txt disallows for the audited crawler and that crawled pages link to
+    /// with ordinary (followed) links.
+    ///
+    /// ## Why is this bad?
+    /// Disallow stops crawling, not indexing: "Google can't index the content of pages which are
+    /// disallowed for crawling, but it may still index the URL and show it in search results
+    /// without a snippet." Internal links are exactly what makes Google index such a URL anyway,
+    /// shown without a description.
+    ///
+    /// ## Example
+    /// ```text
+    /// robots.txt   Disallow: /search
+    /// /            <a href="/search?q=shoes">Search shoes</a>
+    /// ```
+    ///
+    /// ## How to fix
+    /// If the URL must stay out of search results, allow crawling and use `noindex` instead. If it
+    /// only wastes crawling, stop linking to it (or mark the links `rel="nofollow"`).
+    pub struct BlockedLinked {
+        id: "robots/blocked-linked",
+        severity: Warning,
+        summary: "A disallowed URL receives followed internal links, so it can be indexed without content",
+    }
+}
+
+impl Rule for BlockedLinked {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        for (index, profile) in profiles(site) {
+            for resource in site.resources() {
+                let links = &resource.inbound_links;
+                if resource.kind != ResourceKind::Page
+                    || links.followed == 0
+                    || resource.verdict(index).is_none_or(|v| v.allowed)
+                {
+                    continue;
+                }
+                out.report(
+                    Report::new(
+                        resource.url.as_str(),
+                        format!(
+                            "disallowed for {} but linked {} time(s) from crawled pages with followed links",
+                            profile.name, links.followed
+                        ),
+                    )
+                    .profile(&profile.name)
+                    .evidence(verdict_evidence(site, index, &resource.url))
+                    .evidence_all(
+                        links
+                            .samples
+                            .iter()
+                            .filter(|s| !s.rel.is_qualified())
+                            .map(|s| link_evidence(s, &resource.url)),
+                    ),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+use crate::support::{listing_evidence, profiles, verdict_evidence};
+use crawlgate_core::Site;
+use crawlgate_core::declare_rule;
+use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use url::Url;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds URLs listed in a sitemap that robots.txt disallows for the audited crawler.
+    ///
+    /// ## Why is this bad?
+    /// A sitemap says "crawl and index these URLs"; a Disallow says "don't crawl them". Google
+    /// follows the Disallow, reports the URL as "Blocked by robots.txt" in the sitemap report, and
+    /// may index it without content from the sitemap alone. The contradiction usually means a rule
+    /// is wider than intended or the sitemap generator includes private sections.
+    ///
+    /// ## Example
+    /// ```text
+    /// robots.txt     Disallow: /shop/
+    /// sitemap.xml    <loc>https://example.com/shop/shoes</loc>
+    /// ```
+    ///
+    /// ## How to fix
+    /// If the URL should be found in search, narrow or remove the Disallow rule quoted in the
+    /// evidence. If it should not, take it out of the sitemap.
+    pub struct UrlBlocked {
+        id: "sitemap/url-blocked",
+        severity: Error,
+        summary: "A sitemap lists a URL that robots.txt disallows",
+    }
+}
+
+impl Rule for UrlBlocked {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        for (index, profile) in profiles(site) {
+            for sitemap in &site.sitemaps {
+                if sitemap.is_index() {
+                    continue;
+                }
+                for entry in sitemap.entries() {
+                    let Ok(url) = Url::parse(entry.loc.trim()) else {
+                        continue; // sitemap/loc-invalid reports it
+                    };
+                    if site.verdict(index, &url).allowed {
+                        continue;
+                    }
+                    let listing = crawlgate_core::site::SitemapListing {
+                        sitemap: sitemap.url.clone(),
+                        line: entry.line,
+                    };
+                    out.report(
+                        Report::new(
+                            url.as_str(),
+                            format!(
+                                "listed in {} but disallowed for {} by robots.txt",
+                                sitemap.url, profile.name
+                            ),
+                        )
+                        .profile(&profile.name)
+                        .evidence(verdict_evidence(site, index, &url))
+                        .evidence(listing_evidence(&listing, &url)),
+                    );
+                }
+            }
+        }
+    }
+}
