@@ -399,10 +399,12 @@ impl<'o> Validator<'o> {
     pub(crate) fn finish(self, issues: &mut Issues) {
         if let Some((at, count)) = self.changefreq_priority {
             issues.push(issues::CHANGEFREQ_PRIORITY, Some(at), || {
-                format!(
-                    "{count} entries carry <changefreq> or <priority>, which Google ignores \
-                     (first here)"
-                )
+                let entries = if count == 1 {
+                    "1 entry carries".to_owned()
+                } else {
+                    format!("{count} entries carry")
+                };
+                format!("{entries} <changefreq> or <priority>, which Google ignores (first here)")
             });
         }
         if let Some((value, count, at)) = self.lastmods.uniform(self.entries) {
