@@ -71,6 +71,9 @@ pub struct Summary {
     pub interrupted: bool,
     /// The bounds hit, in words.
     pub bounds_hit: Vec<String>,
+    /// Findings left out by configured suppressions.
+    #[serde(default)]
+    pub suppressed: u64,
 }
 
 /// A finding as reported, with a stable fingerprint for baselines and diffs.
