@@ -127,6 +127,7 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
             .iter()
             .map(ToString::to_string)
             .collect(),
+        suppressed: 0,
     }
 }
 
