@@ -3,5 +3,6 @@
 //! One test binary (owned by crates/crawlgate-cli through `[[test]]`), one module per command.
 
 mod robots_cmd;
+mod rules_cmd;
 mod sitemap_cmd;
 mod util;

@@ -23,6 +23,10 @@ enum Command {
     Robots(commands::robots::RobotsArgs),
     /// Check a sitemap file.
     Sitemap(commands::sitemap::SitemapArgs),
+    /// List the rules: id, default severity, summary.
+    Rules(commands::rules::RulesArgs),
+    /// Explain a rule: what it checks, why it matters, how to fix it.
+    Explain(commands::rules::ExplainArgs),
 }
 
 /// Exit codes (README.md, "Exit codes"); clap itself exits 2 on usage errors.
@@ -46,6 +50,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Robots(args) => commands::robots::run(args),
         Command::Sitemap(args) => commands::sitemap::run(args),
+        Command::Rules(args) => commands::rules::list(&args),
+        Command::Explain(args) => commands::rules::explain(&args),
     };
     match result {
         Ok(code) => code,
