@@ -22,7 +22,7 @@ mod offline;
 mod prepare;
 
 pub use config::{Bounds, CrawlConfig, Scope};
-pub use offline::{CannedResponse, OfflineSite, run_offline};
+pub use offline::{BodyPart, CannedResponse, MAX_CANNED_BODY_BYTES, OfflineSite, run_offline};
 pub use prepare::{Prepared, Preparer};
 
 use crate::finding::RedirectHop;
