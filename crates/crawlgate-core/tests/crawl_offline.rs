@@ -407,3 +407,36 @@ fn canned_bodies_take_raw_bytes_and_repeated_parts_within_a_bound() {
         crawlgate_core::crawl::MAX_CANNED_BODY_BYTES
     );
 }
+
+#[test]
+fn a_last_url_on_a_new_origin_still_gets_its_robots_txt_and_its_fetch() {
+    // The only asset lives on another origin: popping it from the queue asks for that origin's
+    // robots.txt, which must still be requested before the crawl reports it is done.
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: *\nAllow: /\n"),
+        )
+        .with(
+            ROOT,
+            html(
+                r#"<html><head><link rel="stylesheet" href="http://cdn.test/a.css"></head></html>"#,
+            ),
+        )
+        .with(
+            "http://cdn.test/robots.txt",
+            text("User-agent: *\nDisallow: /\n"),
+        )
+        .with(
+            "http://cdn.test/a.css",
+            CannedResponse::ok("text/css", "a{}"),
+        )
+        .crawl(config())
+        .unwrap();
+    assert!(site.robots.contains_key("http://cdn.test"));
+    let asset = site
+        .resource(&Url::parse("http://cdn.test/a.css").unwrap())
+        .unwrap();
+    assert!(matches!(asset.state, ResourceState::Fetched(_)));
+    assert!(!asset.verdicts[0].allowed);
+}
