@@ -16,8 +16,8 @@ pub(crate) fn used_as(resource: &Resource, kind: AssetKind) -> bool {
             .any(|reference| reference.kind == ReferenceKind::Asset(kind))
 }
 
-/// The pages (among the references recorded) that use `asset` as `kind` and are indexable for
-/// the profile at `profile_index`.
+/// The pages (among the references recorded) that use `asset` as `kind` and are indexable for the
+/// profile at `profile_index`.
 fn indexable_users<'a>(
     site: &Site,
     asset: &'a Resource,
@@ -50,8 +50,8 @@ pub(crate) struct BlockedAsset<'a> {
     pub(crate) consequence: &'a str,
 }
 
-/// The finding for a disallowed asset that indexable pages use; `None` when no indexable page
-/// among the recorded references uses it.
+/// The finding for a disallowed asset that indexable pages use; `None` when no indexable page among
+/// the recorded references uses it.
 pub(crate) fn blocked_asset_report(site: &Site, blocked: &BlockedAsset<'_>) -> Option<Report> {
     let users = indexable_users(site, blocked.asset, blocked.kind, blocked.profile_index);
     let first = users.first()?;

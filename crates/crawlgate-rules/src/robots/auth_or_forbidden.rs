@@ -11,11 +11,11 @@ declare_rule! {
     /// Finds a robots.txt that answers `401 Unauthorized` or `403 Forbidden`.
     ///
     /// ## Why is this bad?
-    /// Google treats every 4xx answer except 429 as "there is no robots.txt": it crawls the
-    /// whole site without restrictions, so whatever rules the file was meant to hold are not
-    /// applied. A 401 or 403 on robots.txt is rarely intended: usually a firewall or bot
-    /// protection blocks crawlers from the file, or a staging password leaks onto production.
-    /// (Google also asks not to use 401 or 403 to limit its crawl rate.)
+    /// Google treats every 4xx answer except 429 as "there is no robots.txt": it crawls the whole
+    /// site without restrictions, so whatever rules the file was meant to hold are not applied. A
+    /// 401 or 403 on robots.txt is rarely intended: usually a firewall or bot protection blocks
+    /// crawlers from the file, or a staging password leaks onto production. (Google also asks not
+    /// to use 401 or 403 to limit its crawl rate.)
     ///
     /// ## Example
     /// ```text
@@ -23,10 +23,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Let everyone fetch `/robots.txt` without authentication: exempt it from the firewall,
-    /// bot protection and HTTP authentication, and make it answer `200` with the file. If the
-    /// site really is private, keep the authentication on the pages and serve a robots.txt that
-    /// says so.
+    /// Let everyone fetch `/robots.txt` without authentication: exempt it from the firewall, bot
+    /// protection and HTTP authentication, and make it answer `200` with the file. If the site
+    /// really is private, keep the authentication on the pages and serve a robots.txt that says so.
     pub struct AuthOrForbidden {
         id: "robots/auth-or-forbidden",
         severity: Warning,

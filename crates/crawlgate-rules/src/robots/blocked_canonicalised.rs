@@ -25,8 +25,8 @@ declare_rule! {
     ///
     /// ## How to fix
     /// Let Google crawl the duplicates so it can read their canonical: remove or narrow the
-    /// Disallow rule quoted in the evidence. Keep the `rel="canonical"`, and link internally to
-    /// the canonical URL.
+    /// Disallow rule quoted in the evidence. Keep the `rel="canonical"`, and link internally to the
+    /// canonical URL.
     pub struct BlockedCanonicalised {
         id: "robots/blocked-canonicalised",
         severity: Warning,

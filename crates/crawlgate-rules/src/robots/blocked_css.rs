@@ -8,14 +8,14 @@ use crawlgate_core::signals::AssetKind;
 declare_rule! {
     /// ## What it does
     /// Finds stylesheets (`<link rel="stylesheet">`, `<link rel="preload" as="style">`) that
-    /// indexable pages use and robots.txt disallows for the audited crawler. The finding is
-    /// about the stylesheet; the pages using it are in the evidence.
+    /// indexable pages use and robots.txt disallows for the audited crawler. The finding is about
+    /// the stylesheet; the pages using it are in the evidence.
     ///
     /// ## Why is this bad?
     /// Google renders pages the way a browser does, and it cannot fetch a disallowed file. Google
-    /// Search "won't render JavaScript from blocked files or on blocked pages", and the same
-    /// holds for blocked stylesheets: the page is rendered unstyled. Google then judges layout
-    /// and mobile-friendliness on a broken page, and content that CSS reveals or arranges may be
+    /// Search "won't render JavaScript from blocked files or on blocked pages", and the same holds
+    /// for blocked stylesheets: the page is rendered unstyled. Google then judges layout and
+    /// mobile-friendliness on a broken page, and content that CSS reveals or arranges may be
     /// misread.
     ///
     /// ## Example

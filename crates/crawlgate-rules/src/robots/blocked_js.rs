@@ -7,16 +7,15 @@ use crawlgate_core::signals::AssetKind;
 
 declare_rule! {
     /// ## What it does
-    /// Finds scripts (`<script src>`, `<link rel="preload" as="script">`,
-    /// `<link rel="modulepreload">`) that indexable pages use and robots.txt disallows for the
-    /// audited crawler. The finding is about the script; the pages using it are in the
-    /// evidence.
+    /// Finds scripts (`<script src>`, `<link rel="preload" as="script">`, `<link
+    /// rel="modulepreload">`) that indexable pages use and robots.txt disallows for the audited
+    /// crawler. The finding is about the script; the pages using it are in the evidence.
     ///
     /// ## Why is this bad?
-    /// Google Search "won't render JavaScript from blocked files or on blocked pages". Whatever
-    /// the script adds to the page (content, links, structured data, the canonical or robots
-    /// meta tag a framework writes) is invisible to Google, and a page built by JavaScript may
-    /// be indexed empty.
+    /// Google Search "won't render JavaScript from blocked files or on blocked pages". Whatever the
+    /// script adds to the page (content, links, structured data, the canonical or robots meta tag a
+    /// framework writes) is invisible to Google, and a page built by JavaScript may be indexed
+    /// empty.
     ///
     /// ## Example
     /// ```text
@@ -25,9 +24,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Allow crawling of the scripts pages need: remove or narrow the Disallow rule quoted in
-    /// the evidence, or add a more specific rule such as `Allow: /static/js/` to the same group.
-    /// Keep blocking only endpoints that pages do not need to render.
+    /// Allow crawling of the scripts pages need: remove or narrow the Disallow rule quoted in the
+    /// evidence, or add a more specific rule such as `Allow: /static/js/` to the same group. Keep
+    /// blocking only endpoints that pages do not need to render.
     pub struct BlockedJs {
         id: "robots/blocked-js",
         severity: Error,

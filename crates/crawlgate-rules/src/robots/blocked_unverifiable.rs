@@ -9,14 +9,14 @@ use crawlgate_core::site::{NotFetchedReason, ResourceKind, ResourceState};
 declare_rule! {
     /// ## What it does
     /// With `--obey-robots`, crawlgate does not fetch URLs that robots.txt disallows. This rule
-    /// lists the disallowed URLs that crawled pages link to or a sitemap lists, whose robots
-    /// meta tags and headers therefore could not be checked.
+    /// lists the disallowed URLs that crawled pages link to or a sitemap lists, whose robots meta
+    /// tags and headers therefore could not be checked.
     ///
     /// ## Why is this bad?
     /// Such a URL can still be indexed from the links or the sitemap, without its content
-    /// ("Indexed, though blocked by robots.txt"). If it carries a `noindex`, Google never sees
-    /// it (that is `robots/blocked-noindex`), but with the page unfetched crawlgate cannot tell.
-    /// The finding says what remains unknown, not that something is wrong.
+    /// ("Indexed, though blocked by robots.txt"). If it carries a `noindex`, Google never sees it
+    /// (that is `robots/blocked-noindex`), but with the page unfetched crawlgate cannot tell. The
+    /// finding says what remains unknown, not that something is wrong.
     ///
     /// ## Example
     /// ```text
@@ -26,9 +26,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Run the audit without `--obey-robots` (crawlgate then fetches disallowed URLs for
-    /// diagnosis only, and reports `robots/blocked-noindex` where it applies). If these URLs
-    /// should not be indexed, allow crawling and give them a `noindex` instead of the Disallow.
+    /// Run the audit without `--obey-robots` (crawlgate then fetches disallowed URLs for diagnosis
+    /// only, and reports `robots/blocked-noindex` where it applies). If these URLs should not be
+    /// indexed, allow crawling and give them a `noindex` instead of the Disallow.
     pub struct BlockedUnverifiable {
         id: "robots/blocked-unverifiable",
         severity: Notice,

@@ -10,9 +10,9 @@ declare_rule! {
     ///
     /// ## Why is this bad?
     /// Google skips the mark, so Googlebot is not affected. But several widely used parsers do not:
-    /// they read the first line as `\u{FEFF}User-agent`, an unknown field, and so lose the first group
-    /// (Scrapy's parser was one, scrapy/scrapy#6195). Those crawlers then ignore the rules meant for
-    /// them: the file fails open.
+    /// they read the first line as `\u{FEFF}User-agent`, an unknown field, and so lose the first
+    /// group (Scrapy's parser was one, scrapy/scrapy#6195). Those crawlers then ignore the rules
+    /// meant for them: the file fails open.
     ///
     /// ## Example
     /// ```text

@@ -9,15 +9,15 @@ use crawlgate_core::{Severity, Site};
 
 declare_rule! {
     /// ## What it does
-    /// Finds a robots.txt that disallows the whole site for an audited crawler: `/` (or the
-    /// start URL of the audit) is disallowed for it, typically by a `Disallow: /` left over from
-    /// a staging site or a launch.
+    /// Finds a robots.txt that disallows the whole site for an audited crawler: `/` (or the start
+    /// URL of the audit) is disallowed for it, typically by a `Disallow: /` left over from a
+    /// staging site or a launch.
     ///
     /// ## Why is this bad?
     /// The crawler may fetch no page of the site. For Googlebot that means no new or updated
     /// content is read, and over time pages drop out of search results or are shown without a
-    /// description ("No information is available for this page"). It is the single most
-    /// damaging line a robots.txt can hold, and it is easy to deploy by accident.
+    /// description ("No information is available for this page"). It is the single most damaging
+    /// line a robots.txt can hold, and it is easy to deploy by accident.
     ///
     /// ## Example
     /// ```text
@@ -26,9 +26,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Remove the `Disallow: /` line quoted in the evidence (or narrow it to the areas that
-    /// really must not be crawled), and make sure the staging configuration cannot reach
-    /// production again. To keep a private site out of search, use authentication instead.
+    /// Remove the `Disallow: /` line quoted in the evidence (or narrow it to the areas that really
+    /// must not be crawled), and make sure the staging configuration cannot reach production again.
+    /// To keep a private site out of search, use authentication instead.
     pub struct DisallowAll {
         id: "robots/disallow-all",
         severity: Critical,

@@ -8,9 +8,9 @@ declare_rule! {
     /// Finds `Allow` and `Disallow` patterns with a `$` anywhere but at the very end.
     ///
     /// ## Why is this bad?
-    /// `$` anchors the end of the URL only as the last character of a pattern. Anywhere else, Google
-    /// matches it as a literal dollar sign, so `Disallow: /*.php$?` blocks only URLs containing
-    /// `.php$?`, which was hardly the intent.
+    /// `$` anchors the end of the URL only as the last character of a pattern. Anywhere else,
+    /// Google matches it as a literal dollar sign, so `Disallow: /*.php$?` blocks only URLs
+    /// containing `.php$?`, which was hardly the intent.
     ///
     /// ## Example
     /// ```text

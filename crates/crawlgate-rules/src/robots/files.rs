@@ -6,21 +6,24 @@ use crawlgate_core::site::{RobotsFile, Site};
 use crawlgate_core::{Evidence, Issue};
 use std::collections::BTreeSet;
 
-/// A quoted line is cut after this many characters (an over-long line or a minified HTML page
-/// would otherwise fill the report); the cut is marked with `…`.
+/// A quoted line is cut after this many characters (an over-long line or a minified HTML page would
+/// otherwise fill the report); the cut is marked with `…`.
 const MAX_QUOTED_CHARS: usize = 300;
 
 /// The robots.txt files of the audited site, by origin: the start URL's origin and every origin
 /// that crawled pages link to or a sitemap lists (the crawl records links and sitemap URLs only
 /// within its scope). Files met only through an asset or an out-of-scope reference (a CDN, a
-/// partner's canonical) are left out: they are not the audited site's to fix, and the verdicts
-/// they give still show up in the cross-checks (`robots/blocked-css`, …).
+/// partner's canonical) are left out: they are not the audited site's to fix, and the verdicts they
+/// give still show up in the cross-checks (`robots/blocked-css`, …).
 pub(crate) fn audited_files(site: &Site) -> Vec<&RobotsFile> {
+    let start = &site.start_url;
     let mut origins = BTreeSet::new();
-    origins.insert(site.start_url.origin().ascii_serialization());
+    origins.insert(start.origin().ascii_serialization());
     for resource in site.resources() {
         let links = &resource.inbound_links;
-        if links.followed > 0 || links.qualified > 0 || !resource.listed_in.is_empty() {
+        let pointed_at =
+            links.followed > 0 || links.qualified > 0 || !resource.listed_in.is_empty();
+        if pointed_at && !same_origin(&resource.url, start) {
             origins.insert(resource.url.origin().ascii_serialization());
         }
     }
@@ -30,8 +33,15 @@ pub(crate) fn audited_files(site: &Site) -> Vec<&RobotsFile> {
         .collect()
 }
 
-/// The text of a 1-based line of `file` as written (lossily decoded, cut at
-/// [`MAX_QUOTED_CHARS`]), or `None` when the body has no such line.
+/// Whether two URLs share scheme, host and port (without building their origins).
+fn same_origin(a: &url::Url, b: &url::Url) -> bool {
+    a.scheme() == b.scheme()
+        && a.host_str() == b.host_str()
+        && a.port_or_known_default() == b.port_or_known_default()
+}
+
+/// The text of a 1-based line of `file` as written (lossily decoded, cut at [`MAX_QUOTED_CHARS`]),
+/// or `None` when the body has no such line.
 pub(crate) fn line_text(file: &RobotsFile, line: u32) -> Option<String> {
     let body = file.body()?;
     // The parser recorded where each line starts; use it rather than re-splitting the body.
@@ -85,8 +95,8 @@ pub(crate) fn lint_issues<'a>(
         .filter(move |issue| issue.rule == rule_id)
 }
 
-/// The finding for one lint issue: about the robots.txt URL, at the issue's severity, with the
-/// line as written as evidence (the fetch outcome for whole-file issues).
+/// The finding for one lint issue: about the robots.txt URL, at the issue's severity, with the line
+/// as written as evidence (the fetch outcome for whole-file issues).
 pub(crate) fn lint_report(file: &RobotsFile, issue: &Issue) -> Report {
     let (message, evidence) = match issue.line {
         // Lead with the line, unless the message already names it.

@@ -7,15 +7,15 @@ use crawlgate_core::site::RobotsEffect;
 
 declare_rule! {
     /// ## What it does
-    /// Finds an audited crawler that has a group of its own (such as `User-agent: Googlebot`)
-    /// while the `*` group holds Disallow rules that its own group does not repeat. The finding
-    /// lists those rules.
+    /// Finds an audited crawler that has a group of its own (such as `User-agent: Googlebot`) while
+    /// the `*` group holds Disallow rules that its own group does not repeat. The finding lists
+    /// those rules.
     ///
     /// ## Why is this bad?
     /// A crawler obeys one group only: the most specific one naming it. Google: "User agent
-    /// specific groups and global groups (`*`) are not combined." Adding a `User-agent:
-    /// Googlebot` group (say, to allow it one extra path) silently releases Googlebot from every
-    /// `*` rule, so the areas blocked for everyone are open to it.
+    /// specific groups and global groups (`*`) are not combined." Adding a `User-agent: Googlebot`
+    /// group (say, to allow it one extra path) silently releases Googlebot from every `*` rule, so
+    /// the areas blocked for everyone are open to it.
     ///
     /// ## Example
     /// ```text
@@ -29,8 +29,8 @@ declare_rule! {
     /// Googlebot may crawl `/checkout/` and all of `/search`.
     ///
     /// ## How to fix
-    /// Repeat in the crawler's own group every `*` rule that should also apply to it (the
-    /// finding lists them), or remove the specific group if the `*` group is enough.
+    /// Repeat in the crawler's own group every `*` rule that should also apply to it (the finding
+    /// lists them), or remove the specific group if the `*` group is enough.
     pub struct GroupShadowsGlobal {
         id: "robots/group-shadows-global",
         severity: Warning,

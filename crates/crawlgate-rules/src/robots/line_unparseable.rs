@@ -5,8 +5,9 @@ use crawlgate_core::rule::{Findings, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Finds lines that are neither blank, a `#` comment, nor a `field: value` pair, and that Google's
-    /// fallback for a missing colon (exactly two words, such as `Disallow /x`) does not rescue either.
+    /// Finds lines that are neither blank, a `#` comment, nor a `field: value` pair, and that
+    /// Google's fallback for a missing colon (exactly two words, such as `Disallow /x`) does not
+    /// rescue either.
     ///
     /// ## Why is this bad?
     /// Google ignores lines it cannot read, silently. Such a line is usually a rule whose colon was
@@ -20,8 +21,8 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Write one rule per line, as `Field: value` with a colon: `Disallow: /private` and
-    /// `Disallow: /tmp`. Start explanations with `#`.
+    /// Write one rule per line, as `Field: value` with a colon: `Disallow: /private` and `Disallow:
+    /// /tmp`. Start explanations with `#`.
     pub struct LineUnparseable {
         id: "robots/line-unparseable",
         severity: Warning,

@@ -12,10 +12,10 @@ declare_rule! {
     /// status (other than 401, 403 and 429, which have rules of their own).
     ///
     /// ## Why is this bad?
-    /// It usually is not: Google crawls everything, exactly as with an empty robots.txt, and
-    /// Search Console says "Not having a robots.txt file is fine". It is listed so you know no
-    /// URL of the site is held back from crawling, and that crawlers learn about your sitemaps
-    /// only if they are submitted elsewhere.
+    /// It usually is not: Google crawls everything, exactly as with an empty robots.txt, and Search
+    /// Console says "Not having a robots.txt file is fine". It is listed so you know no URL of the
+    /// site is held back from crawling, and that crawlers learn about your sitemaps only if they
+    /// are submitted elsewhere.
     ///
     /// ## Example
     /// ```text
@@ -23,9 +23,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Nothing is required. To point crawlers at your sitemaps, or to keep them out of areas
-    /// such as internal search results, publish a robots.txt with a `Sitemap:` line and the
-    /// rules you need.
+    /// Nothing is required. To point crawlers at your sitemaps, or to keep them out of areas such
+    /// as internal search results, publish a robots.txt with a `Sitemap:` line and the rules you
+    /// need.
     pub struct Missing {
         id: "robots/missing",
         severity: Notice,

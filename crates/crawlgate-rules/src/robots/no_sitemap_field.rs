@@ -8,9 +8,9 @@ declare_rule! {
     /// Notes a robots.txt without any `Sitemap:` line.
     ///
     /// ## Why is this bad?
-    /// It is not an error. A `Sitemap:` line is the one way every crawler can discover your sitemaps
-    /// without being told elsewhere; without it, crawlers other than those you submitted the sitemap
-    /// to (Search Console, Bing Webmaster Tools) may not find it.
+    /// It is not an error. A `Sitemap:` line is the one way every crawler can discover your
+    /// sitemaps without being told elsewhere; without it, crawlers other than those you submitted
+    /// the sitemap to (Search Console, Bing Webmaster Tools) may not find it.
     ///
     /// ## Example
     /// ```text
@@ -19,8 +19,8 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Add a line with the full URL of each sitemap or sitemap index:
-    /// `Sitemap: https://www.example.com/sitemap.xml`. It may go anywhere in the file.
+    /// Add a line with the full URL of each sitemap or sitemap index: `Sitemap:
+    /// https://www.example.com/sitemap.xml`. It may go anywhere in the file.
     pub struct NoSitemapField {
         id: "robots/no-sitemap-field",
         severity: Notice,

@@ -10,9 +10,10 @@ declare_rule! {
     ///
     /// ## Why is this bad?
     /// Google reads robots.txt as UTF-8. A path written with `é` in Windows-1252 is the byte `E9`,
-    /// which Google matches as `%E9`, while the site's URL carries the UTF-8 form `%C3%A9`: the rule
-    /// never matches, and the URL it was meant to block is crawled. A UTF-16 file is unreadable as a
-    /// whole: Google understands none of its lines, so the site has, in effect, no rules.
+    /// which Google matches as `%E9`, while the site's URL carries the UTF-8 form `%C3%A9`: the
+    /// rule never matches, and the URL it was meant to block is crawled. A UTF-16 file is
+    /// unreadable as a whole: Google understands none of its lines, so the site has, in effect, no
+    /// rules.
     ///
     /// ## Example
     /// ```text

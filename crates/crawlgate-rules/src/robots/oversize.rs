@@ -9,10 +9,10 @@ declare_rule! {
     /// error when Allow or Disallow rules lie beyond that point; the finding lists them.
     ///
     /// ## Why is this bad?
-    /// Google reads the first 500 KiB of a robots.txt and ignores the rest. Rules past the cut
-    /// are never applied: URLs you disallowed there are crawled, and a rule cut in half may
-    /// block more or less than written. Files this large are usually generated (one rule per
-    /// URL) and grow unnoticed.
+    /// Google reads the first 500 KiB of a robots.txt and ignores the rest. Rules past the cut are
+    /// never applied: URLs you disallowed there are crawled, and a rule cut in half may block more
+    /// or less than written. Files this large are usually generated (one rule per URL) and grow
+    /// unnoticed.
     ///
     /// ## Example
     /// ```text
@@ -20,9 +20,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Shrink the file below 500 KiB: replace lists of URLs by a few patterns (`Disallow:
-    /// /search` instead of one line per search URL, `*` and `$` wildcards), drop comments and
-    /// rules for pages that no longer exist, and move the important rules to the top.
+    /// Shrink the file below 500 KiB: replace lists of URLs by a few patterns (`Disallow: /search`
+    /// instead of one line per search URL, `*` and `$` wildcards), drop comments and rules for
+    /// pages that no longer exist, and move the important rules to the top.
     pub struct Oversize {
         id: "robots/oversize",
         severity: Warning,

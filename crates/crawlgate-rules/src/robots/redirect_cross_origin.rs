@@ -7,14 +7,14 @@ use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
 
 declare_rule! {
     /// ## What it does
-    /// Notes a robots.txt that redirects to another origin: another scheme, host or port
-    /// (`http://` → `https://`, `example.com` → `www.example.com`, an old domain → a new one).
+    /// Notes a robots.txt that redirects to another origin: another scheme, host or port (`http://`
+    /// → `https://`, `example.com` → `www.example.com`, an old domain → a new one).
     ///
     /// ## Why is this bad?
-    /// It is often fine, and common after a migration. But Google applies the file it finds at
-    /// the end of the redirects to the origin it asked for: the rules written for the new site
-    /// also decide what is crawled on the old one, and a change made for one origin silently
-    /// changes the other. Each scheme, host and port is its own site for robots.txt.
+    /// It is often fine, and common after a migration. But Google applies the file it finds at the
+    /// end of the redirects to the origin it asked for: the rules written for the new site also
+    /// decide what is crawled on the old one, and a change made for one origin silently changes the
+    /// other. Each scheme, host and port is its own site for robots.txt.
     ///
     /// ## Example
     /// ```text

@@ -7,16 +7,16 @@ use url::Url;
 
 declare_rule! {
     /// ## What it does
-    /// Finds URLs that crawled pages link to, that a sitemap lists, or that the audit starts
-    /// from, and that redirect to a URL robots.txt disallows for the audited crawler (at the
-    /// end of the chain or at any hop along it).
+    /// Finds URLs that crawled pages link to, that a sitemap lists, or that the audit starts from,
+    /// and that redirect to a URL robots.txt disallows for the audited crawler (at the end of the
+    /// chain or at any hop along it).
     ///
     /// ## Why is this bad?
     /// Google checks robots.txt before each hop of a redirect and stops at a disallowed one: the
     /// redirect leads nowhere it may go, so neither URL gets crawled, and the links and sitemap
-    /// entries pointing to the first URL are wasted. It usually follows a migration, when old
-    /// URLs are redirected into a section robots.txt still blocks, or a login redirect
-    /// (`/account` → `/login?next=…`) that robots.txt disallows.
+    /// entries pointing to the first URL are wasted. It usually follows a migration, when old URLs
+    /// are redirected into a section robots.txt still blocks, or a login redirect (`/account` →
+    /// `/login?next=…`) that robots.txt disallows.
     ///
     /// ## Example
     /// ```text
@@ -25,9 +25,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Redirect to a crawlable URL (update the redirect to the page's current address), or
-    /// allow the target if it should be crawled. Update links and sitemaps to point straight to
-    /// the final URL.
+    /// Redirect to a crawlable URL (update the redirect to the page's current address), or allow
+    /// the target if it should be crawled. Update links and sitemaps to point straight to the final
+    /// URL.
     pub struct RedirectToBlocked {
         id: "robots/redirect-to-blocked",
         severity: Warning,

@@ -12,10 +12,10 @@ declare_rule! {
     /// Google never reaches a file.
     ///
     /// ## Why is this bad?
-    /// Google follows at least five redirect hops for robots.txt; if it reaches no file by then
-    /// (or the chain loops) it treats robots.txt as a 404: the site is crawled without any
-    /// restriction, and the rules you wrote are not applied. Long chains usually pile up over
-    /// migrations (http → https → www → new domain → …).
+    /// Google follows at least five redirect hops for robots.txt; if it reaches no file by then (or
+    /// the chain loops) it treats robots.txt as a 404: the site is crawled without any restriction,
+    /// and the rules you wrote are not applied. Long chains usually pile up over migrations (http →
+    /// https → www → new domain → …).
     ///
     /// ## Example
     /// ```text
@@ -24,8 +24,8 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Make each origin's `/robots.txt` answer `200` directly, or redirect it once, straight to
-    /// the final file. Remove the loop or the extra hops shown in the evidence.
+    /// Make each origin's `/robots.txt` answer `200` directly, or redirect it once, straight to the
+    /// final file. Remove the loop or the extra hops shown in the evidence.
     pub struct RedirectTooLong {
         id: "robots/redirect-too-long",
         severity: Error,

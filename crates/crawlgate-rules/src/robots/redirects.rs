@@ -3,8 +3,8 @@
 use crawlgate_core::Evidence;
 use crawlgate_core::site::RobotsFile;
 
-/// Where the redirect chain of `file` ended: the final response's URL, or for a chain that
-/// broke off (a loop, too many hops) the last `Location` it was sent to.
+/// Where the redirect chain of `file` ended: the final response's URL, or for a chain that broke
+/// off (a loop, too many hops) the last `Location` it was sent to.
 pub(crate) fn chain_end(file: &RobotsFile) -> String {
     if let Ok(received) = &file.outcome {
         return received.final_url.to_string();

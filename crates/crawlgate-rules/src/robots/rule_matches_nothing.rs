@@ -7,20 +7,25 @@ use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
 use crawlgate_core::site::{RobotsEffect, path_and_query};
 use std::collections::BTreeMap;
 
+/// Pattern tests allowed per robots.txt (rules × URLs can reach billions on a huge file and a
+/// huge site; this is about a quarter of a second).
+const MAX_PATTERN_TESTS: usize = 20_000_000;
+
 declare_rule! {
     /// ## What it does
-    /// Lists the Allow and Disallow rules, among those the audited crawlers obey, that match
-    /// none of the site's URLs the audit knows: every URL crawled, linked, referenced or listed
-    /// in a sitemap, and the sitemaps themselves. It runs only when the crawl saw the whole site
-    /// (no page, depth or other bound cut it short), since otherwise a rule may match a URL the
-    /// crawl never reached.
+    /// Lists the Allow and Disallow rules, among those the audited crawlers obey, that match none
+    /// of the site's URLs the audit knows: every URL crawled, linked, referenced or listed in a
+    /// sitemap, and the sitemaps themselves. It runs only when the crawl saw the whole site (no
+    /// page, depth or other bound cut it short), since otherwise a rule may match a URL the crawl
+    /// never reached. For a huge robots.txt on a huge site it stops after 20 million pattern
+    /// tests per file and lists only the rules checked by then.
     ///
     /// ## Why is this bad?
     /// Usually it is harmless: the rule is stale. But stale rules pile up, especially after a
     /// change of URL structure: the old `Disallow: /catalog/search` no longer protects the new
-    /// `/shop/search`, while the file suggests it does. Each unused rule is also one more line
-    /// to misread in the next edit. (A rule guarding URLs nothing links to, such as an admin
-    /// area, also shows up here: keep those.)
+    /// `/shop/search`, while the file suggests it does. Each unused rule is also one more line to
+    /// misread in the next edit. (A rule guarding URLs nothing links to, such as an admin area,
+    /// also shows up here: keep those.)
     ///
     /// ## Example
     /// ```text
@@ -29,9 +34,9 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// For each rule listed, check whether its URLs still exist. Delete the rules for URLs that
-    /// are gone, and rewrite those meant for URLs that moved so they match the new paths (test
-    /// them with `crawlgate robots test`).
+    /// For each rule listed, check whether its URLs still exist. Delete the rules for URLs that are
+    /// gone, and rewrite those meant for URLs that moved so they match the new paths (test them
+    /// with `crawlgate robots test`).
     pub struct RuleMatchesNothing {
         id: "robots/rule-matches-nothing",
         severity: Notice,
@@ -69,9 +74,13 @@ impl Rule for RuleMatchesNothing {
                 continue;
             }
             let paths = known_paths(site, &file.origin);
+            let mut budget = MAX_PATTERN_TESTS;
             for (line, (rule, names)) in obeyed {
-                if matches_any(rule, &paths) {
-                    continue;
+                match matches_any(rule, &paths, &mut budget) {
+                    Some(true) => continue,
+                    Some(false) => {}
+                    // Out of budget: the rules left are not proved unused, so not listed.
+                    None => break,
                 }
                 out.report(
                     Report::new(
@@ -93,8 +102,8 @@ impl Rule for RuleMatchesNothing {
     }
 }
 
-/// Path and query of every URL of `origin` the audit knows (resources and sitemaps), sorted
-/// and each once, as robots.txt matching sees them.
+/// Path and query of every URL of `origin` the audit knows (resources and sitemaps), sorted and
+/// each once, as robots.txt matching sees them.
 fn known_paths(site: &Site, origin: &str) -> Vec<String> {
     let resources = site.resources().iter().map(|resource| &resource.url);
     let sitemaps = site.sitemaps.iter().map(|sitemap| &sitemap.url);
@@ -108,22 +117,29 @@ fn known_paths(site: &Site, origin: &str) -> Vec<String> {
     paths
 }
 
-/// Whether `rule` matches one of the sorted `paths`. Only paths starting with the rule's
-/// literal prefix can match, so only that range is tried.
-fn matches_any(rule: &RobotsRule, paths: &[String]) -> bool {
+/// Whether `rule` matches one of the sorted `paths`; `None` when `budget` (pattern tests left)
+/// runs out first. Only paths starting with the rule's literal prefix can match, so only that
+/// range is tried.
+fn matches_any(rule: &RobotsRule, paths: &[String], budget: &mut usize) -> Option<bool> {
     let prefix = literal_prefix(rule);
     let start = paths.partition_point(|path| path.as_str() < prefix);
-    paths
+    let candidates = paths
         .get(start..)
         .unwrap_or_default()
         .iter()
-        .take_while(|path| path.starts_with(prefix))
-        .any(|path| rule.matches(path))
+        .take_while(|path| path.starts_with(prefix));
+    for path in candidates {
+        *budget = budget.checked_sub(1)?;
+        if rule.matches(path) {
+            return Some(true);
+        }
+    }
+    Some(false)
 }
 
-/// The start every path matching `rule` has: the escaped pattern up to its first wildcard or
-/// `$`. For an Allow rule naming `…/index.htm…`, Google also matches the directory itself
-/// (`…/`), so the prefix stops after that slash.
+/// The start every path matching `rule` has: the escaped pattern up to its first wildcard or `$`.
+/// For an Allow rule naming `…/index.htm…`, Google also matches the directory itself (`…/`), so the
+/// prefix stops after that slash.
 fn literal_prefix(rule: &RobotsRule) -> &str {
     let escaped = rule.escaped.as_str();
     let mut end = escaped.find(['*', '$']).unwrap_or(escaped.len());
@@ -181,12 +197,29 @@ mod tests {
         for (line, expected) in cases {
             let robots = RobotsTxt::parse(format!("User-agent: *\n{line}\n").as_bytes());
             let rule = first_rule(&robots);
-            assert_eq!(matches_any(rule, &paths), expected, "{line}");
+            let mut budget = usize::MAX;
+            assert_eq!(
+                matches_any(rule, &paths, &mut budget),
+                Some(expected),
+                "{line}"
+            );
             assert_eq!(
                 paths.iter().any(|path| rule.matches(path)),
                 expected,
                 "{line}: the range scan must agree with a full scan"
             );
         }
+    }
+
+    #[test]
+    fn matching_stops_when_the_budget_of_pattern_tests_runs_out() {
+        let paths: Vec<String> = (0..10).map(|i| format!("/p{i}")).collect();
+        let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /*.pdf\n");
+        let rule = first_rule(&robots);
+        let mut budget = 10;
+        assert_eq!(matches_any(rule, &paths, &mut budget), Some(false));
+        assert_eq!(budget, 0);
+        let mut budget = 9;
+        assert_eq!(matches_any(rule, &paths, &mut budget), None);
     }
 }

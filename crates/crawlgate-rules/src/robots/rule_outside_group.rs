@@ -20,7 +20,8 @@ declare_rule! {
     /// ```
     ///
     /// ## How to fix
-    /// Move the rule below the `User-agent` line of the crawlers it is for (usually `User-agent: *`).
+    /// Move the rule below the `User-agent` line of the crawlers it is for (usually `User-agent:
+    /// *`).
     pub struct RuleOutsideGroup {
         id: "robots/rule-outside-group",
         severity: Warning,

@@ -5,10 +5,10 @@ use crawlgate_core::rule::{Findings, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Finds `Disallow` patterns that name areas attackers look for: administration and login pages,
-    /// backups and dumps, version-control and configuration files (`.git`, `.env`), staging and
-    /// test areas, server status and debug endpoints. Well-known defaults of common CMSs (such as
-    /// WordPress's `Disallow: /wp-admin/`) are only noted.
+    /// Finds `Disallow` patterns that name areas attackers look for: administration and login
+    /// pages, backups and dumps, version-control and configuration files (`.git`, `.env`), staging
+    /// and test areas, server status and debug endpoints. Well-known defaults of common CMSs (such
+    /// as WordPress's `Disallow: /wp-admin/`) are only noted.
     ///
     /// ## Why is this bad?
     /// robots.txt is public, and it is the first file a scanner reads: a Disallow line is an

@@ -8,15 +8,15 @@ use crawlgate_core::{Evidence, Site};
 declare_rule! {
     /// ## What it does
     /// Finds a robots.txt URL that answers `200` with an HTML page instead of a robots.txt: the
-    /// body is markup (`<!doctype html>`, `<html>`, …), or it is served as `text/html` and holds
-    /// no line a crawler reads as a robots.txt field. Typical causes are a single-page app or
-    /// CMS route that answers every URL with the same page, and a "not found" page sent with
-    /// status 200.
+    /// body is markup (`<!doctype html>`, `<html>`, …), or it is served as `text/html` and holds no
+    /// line a crawler reads as a robots.txt field. Typical causes are a single-page app or CMS
+    /// route that answers every URL with the same page, and a "not found" page sent with status
+    /// 200.
     ///
     /// ## Why is this bad?
-    /// Google parses whatever it gets and keeps only the lines that look like rules; an HTML
-    /// page has none, so in effect the site has no robots.txt: everything may be crawled, and
-    /// crawlers learn of no sitemap from it. If you meant to publish rules, they are not there.
+    /// Google parses whatever it gets and keeps only the lines that look like rules; an HTML page
+    /// has none, so in effect the site has no robots.txt: everything may be crawled, and crawlers
+    /// learn of no sitemap from it. If you meant to publish rules, they are not there.
     ///
     /// ## Example
     /// ```text

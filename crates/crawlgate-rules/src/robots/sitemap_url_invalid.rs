@@ -9,8 +9,8 @@ declare_rule! {
     /// such as a relative path (`Sitemap: /sitemap.xml`).
     ///
     /// ## Why is this bad?
-    /// Google's documentation says the sitemap location "must be a fully qualified URL". Crawlers do
-    /// not resolve relative paths here, so they never find the sitemap through robots.txt.
+    /// Google's documentation says the sitemap location "must be a fully qualified URL". Crawlers
+    /// do not resolve relative paths here, so they never find the sitemap through robots.txt.
     ///
     /// ## Example
     /// ```text

@@ -5,9 +5,10 @@ use crawlgate_core::rule::{Findings, Rule, RuleMeta};
 
 declare_rule! {
     /// ## What it does
-    /// Finds fields that Google understands only because its parser tolerates mistakes: misspellings
-    /// (`Dissallow`, `Disalow`, `Useragent`, `User agent`, `Site-map`), longer words that start with a
-    /// field name (`Disallowed:`, `User-agents:`), and a missing colon (`Disallow /x`).
+    /// Finds fields that Google understands only because its parser tolerates mistakes:
+    /// misspellings (`Dissallow`, `Disalow`, `Useragent`, `User agent`, `Site-map`), longer words
+    /// that start with a field name (`Disallowed:`, `User-agents:`), and a missing colon (`Disallow
+    /// /x`).
     ///
     /// ## Why is this bad?
     /// Googlebot applies these rules, so Google's view of the site is as intended. Other crawlers

@@ -6,15 +6,15 @@ use crawlgate_core::site::{NotFetchedReason, ResourceKind, ResourceState};
 
 declare_rule! {
     /// ## What it does
-    /// When the audit evaluates several crawlers (`--profile googlebot --profile bingbot …`),
-    /// finds the site's URLs (crawled, linked or listed in a sitemap) that robots.txt allows for
-    /// some of them and disallows for others.
+    /// When the audit evaluates several crawlers (`--profile googlebot --profile bingbot …`), finds
+    /// the site's URLs (crawled, linked or listed in a sitemap) that robots.txt allows for some of
+    /// them and disallows for others.
     ///
     /// ## Why is this bad?
-    /// Often it is deliberate (keeping AI crawlers out, say), and then the list confirms the
-    /// rules do what you want. When it is not, it is usually a group for one crawler that
-    /// forgot rules of the `*` group, or a crawler name that does not select the group you
-    /// think: one search engine then crawls (or misses) a part of the site the others do not.
+    /// Often it is deliberate (keeping AI crawlers out, say), and then the list confirms the rules
+    /// do what you want. When it is not, it is usually a group for one crawler that forgot rules of
+    /// the `*` group, or a crawler name that does not select the group you think: one search engine
+    /// then crawls (or misses) a part of the site the others do not.
     ///
     /// ## Example
     /// ```text
@@ -27,8 +27,8 @@ declare_rule! {
     /// `/beta/page` is disallowed for Bingbot but allowed for Googlebot.
     ///
     /// ## How to fix
-    /// If the difference is intended, nothing. Otherwise align the groups: repeat in each
-    /// crawler's group the rules that should apply to every crawler.
+    /// If the difference is intended, nothing. Otherwise align the groups: repeat in each crawler's
+    /// group the rules that should apply to every crawler.
     pub struct UaDivergence {
         id: "robots/ua-divergence",
         severity: Notice,
