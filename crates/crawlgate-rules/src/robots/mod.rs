@@ -5,6 +5,7 @@
 
 mod assets;
 mod files;
+mod known_paths;
 mod redirects;
 
 mod auth_or_forbidden;

@@ -1,14 +1,15 @@
 use crate::robots::files::{audited_files, line_evidence};
+use crate::robots::known_paths::KnownPaths;
 use crate::support::profiles;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::robots::{Directive, Rule as RobotsRule};
+use crawlgate_core::robots::Rule as RobotsRule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
-use crawlgate_core::site::{RobotsEffect, path_and_query};
+use crawlgate_core::site::RobotsEffect;
 use std::collections::BTreeMap;
 
-/// Pattern tests allowed per robots.txt (rules × URLs can reach billions on a huge file and a
-/// huge site; this is about a quarter of a second).
+/// Pattern tests allowed per robots.txt: rules × URLs can reach billions on a huge file and a
+/// huge site (candidates are narrowed first; this many tests take about a quarter of a second).
 const MAX_PATTERN_TESTS: usize = 20_000_000;
 
 declare_rule! {
@@ -73,10 +74,10 @@ impl Rule for RuleMatchesNothing {
             if obeyed.is_empty() {
                 continue;
             }
-            let paths = known_paths(site, &file.origin);
+            let paths = KnownPaths::of_origin(site, &file.origin);
             let mut budget = MAX_PATTERN_TESTS;
             for (line, (rule, names)) in obeyed {
-                match matches_any(rule, &paths, &mut budget) {
+                match paths.any_match(rule, &mut budget) {
                     Some(true) => continue,
                     Some(false) => {}
                     // Out of budget: the rules left are not proved unused, so not listed.
@@ -99,127 +100,5 @@ impl Rule for RuleMatchesNothing {
                 );
             }
         }
-    }
-}
-
-/// Path and query of every URL of `origin` the audit knows (resources and sitemaps), sorted and
-/// each once, as robots.txt matching sees them.
-fn known_paths(site: &Site, origin: &str) -> Vec<String> {
-    let resources = site.resources().iter().map(|resource| &resource.url);
-    let sitemaps = site.sitemaps.iter().map(|sitemap| &sitemap.url);
-    let mut paths: Vec<String> = resources
-        .chain(sitemaps)
-        .filter(|url| url.origin().ascii_serialization() == origin)
-        .map(path_and_query)
-        .collect();
-    paths.sort_unstable();
-    paths.dedup();
-    paths
-}
-
-/// Whether `rule` matches one of the sorted `paths`; `None` when `budget` (pattern tests left)
-/// runs out first. Only paths starting with the rule's literal prefix can match, so only that
-/// range is tried.
-fn matches_any(rule: &RobotsRule, paths: &[String], budget: &mut usize) -> Option<bool> {
-    let prefix = literal_prefix(rule);
-    let start = paths.partition_point(|path| path.as_str() < prefix);
-    let candidates = paths
-        .get(start..)
-        .unwrap_or_default()
-        .iter()
-        .take_while(|path| path.starts_with(prefix));
-    for path in candidates {
-        *budget = budget.checked_sub(1)?;
-        if rule.matches(path) {
-            return Some(true);
-        }
-    }
-    Some(false)
-}
-
-/// The start every path matching `rule` has: the escaped pattern up to its first wildcard or `$`.
-/// For an Allow rule naming `…/index.htm…`, Google also matches the directory itself (`…/`), so the
-/// prefix stops after that slash.
-fn literal_prefix(rule: &RobotsRule) -> &str {
-    let escaped = rule.escaped.as_str();
-    let mut end = escaped.find(['*', '$']).unwrap_or(escaped.len());
-    if rule.directive == Directive::Allow
-        && let Some(slash) = escaped.rfind('/')
-        && escaped
-            .get(slash..)
-            .is_some_and(|tail| tail.starts_with("/index.htm"))
-    {
-        end = end.min(slash + 1);
-    }
-    escaped.get(..end).unwrap_or_default()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crawlgate_core::robots::RobotsTxt;
-
-    fn first_rule(robots: &RobotsTxt) -> &RobotsRule {
-        &robots.groups()[0].rules[0]
-    }
-
-    #[test]
-    fn the_prefix_stops_at_wildcards_and_at_the_index_htm_directory() {
-        let cases = [
-            ("Disallow: /a/b*c", "/a/b"),
-            ("Disallow: /a$", "/a"),
-            ("Disallow: *.pdf", ""),
-            ("Allow: /dir/index.html", "/dir/"),
-            ("Disallow: /dir/index.html", "/dir/index.html"),
-            ("Disallow: /caf\u{e9}", "/caf%C3%A9"),
-        ];
-        for (line, prefix) in cases {
-            let robots = RobotsTxt::parse(format!("User-agent: *\n{line}\n").as_bytes());
-            assert_eq!(literal_prefix(first_rule(&robots)), prefix, "{line}");
-        }
-    }
-
-    #[test]
-    fn matching_tries_the_prefix_range_and_agrees_with_the_matcher() {
-        let paths: Vec<String> = ["/", "/a/index.html", "/b/x.pdf", "/c?q=1", "/dir/"]
-            .iter()
-            .map(|p| (*p).to_owned())
-            .collect();
-        let cases = [
-            ("Disallow: /b/", true),
-            ("Disallow: /*.pdf$", true),
-            ("Disallow: /c?q=2", false),
-            ("Disallow: /e", false),
-            ("Allow: /dir/index.html", true),
-            ("Disallow: /dir/index.html", false),
-            ("Disallow: a/", false),
-        ];
-        for (line, expected) in cases {
-            let robots = RobotsTxt::parse(format!("User-agent: *\n{line}\n").as_bytes());
-            let rule = first_rule(&robots);
-            let mut budget = usize::MAX;
-            assert_eq!(
-                matches_any(rule, &paths, &mut budget),
-                Some(expected),
-                "{line}"
-            );
-            assert_eq!(
-                paths.iter().any(|path| rule.matches(path)),
-                expected,
-                "{line}: the range scan must agree with a full scan"
-            );
-        }
-    }
-
-    #[test]
-    fn matching_stops_when_the_budget_of_pattern_tests_runs_out() {
-        let paths: Vec<String> = (0..10).map(|i| format!("/p{i}")).collect();
-        let robots = RobotsTxt::parse(b"User-agent: *\nDisallow: /*.pdf\n");
-        let rule = first_rule(&robots);
-        let mut budget = 10;
-        assert_eq!(matches_any(rule, &paths, &mut budget), Some(false));
-        assert_eq!(budget, 0);
-        let mut budget = 9;
-        assert_eq!(matches_any(rule, &paths, &mut budget), None);
     }
 }
