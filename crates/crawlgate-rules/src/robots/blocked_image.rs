@@ -4,7 +4,7 @@ use crawlgate_core::declare_rule;
 use crawlgate_core::robots::AgentRules;
 use crawlgate_core::rule::{Findings, Rule, RuleMeta};
 use crawlgate_core::signals::{AssetKind, Profile};
-use crawlgate_core::site::{RobotsEffect, UrlVerdict};
+use crawlgate_core::site::{RobotsEffect, UrlVerdict, path_and_query};
 use std::collections::BTreeMap;
 use url::Url;
 
@@ -62,10 +62,9 @@ impl Rule for BlockedImage {
                 continue;
             }
             let robots = site.robots_for(&asset.url);
-            let verdict = verdicts.verdict(&asset.url);
-            if verdict.allowed {
+            let Some(verdict) = verdicts.disallowed(&asset.url) else {
                 continue;
-            }
+            };
             let blocked = BlockedAsset {
                 asset,
                 kind: AssetKind::Image,
@@ -115,10 +114,13 @@ impl<'a> ImageVerdicts<'a> {
         })
     }
 
-    fn verdict(&mut self, url: &Url) -> UrlVerdict {
+    /// The verdict on `url` when it is disallowed (most images are not: their verdict is not
+    /// built).
+    fn disallowed(&mut self, url: &Url) -> Option<UrlVerdict> {
         let robots = self.site.robots_for(url);
         let Some(file) = robots.filter(|file| file.effect == RobotsEffect::Rules) else {
-            return UrlVerdict::compute(robots, &self.crawler, url);
+            let verdict = UrlVerdict::compute(robots, &self.crawler, url);
+            return (!verdict.allowed).then_some(verdict);
         };
         let crawler = &self.crawler;
         let agent = self
@@ -128,6 +130,9 @@ impl<'a> ImageVerdicts<'a> {
                 let tokens: Vec<&str> = crawler.robots_tokens.iter().map(String::as_str).collect();
                 file.parsed.agent(&tokens)
             });
-        UrlVerdict::with_rules(file, agent, url)
+        if agent.is_allowed(&path_and_query(url)) {
+            return None;
+        }
+        Some(UrlVerdict::with_rules(file, agent, url))
     }
 }
