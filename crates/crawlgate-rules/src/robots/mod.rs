@@ -1,6 +1,6 @@
 //! robots.txt rules: the file as fetched, its lines, and its verdicts crossed with pages.
 //!
-//! The file rules look at the robots.txt of the audited site's origins ([`files::audited_files`]);
+//! The file rules look at the robots.txt of the audited site's origins (`files::audited_files`);
 //! the line rules wrap `robots lint`, run once per file ([`crawlgate_core::Site::robots_lint`]).
 
 mod assets;
