@@ -337,3 +337,106 @@ fn a_calendar_trap_is_held_by_the_discovery_and_page_bounds() {
     assert!(crawled.resources().len() <= 60);
     assert!(crawled.stats.bounds_hit.contains(&Bound::MaxPages(50)));
 }
+
+#[test]
+fn robots_lint_is_recorded_per_origin_once_with_the_audited_tokens() {
+    let mut config = config();
+    config.profiles = vec![
+        crawlgate_core::signals::Profile::builtin("googlebot-image").unwrap(),
+        crawlgate_core::signals::Profile::googlebot(),
+    ];
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: googlebot\nDisallow: /\nCrawl-delay: 5\n"),
+        )
+        .with(ROOT, html("home"))
+        .crawl(config)
+        .unwrap();
+    assert_eq!(
+        site.lint_options().user_agents,
+        ["googlebot-image", "googlebot"]
+    );
+    let issues = site.robots_lint("http://site.test");
+    let rules: Vec<&str> = issues.iter().map(|issue| issue.rule).collect();
+    assert!(rules.contains(&"robots/disallow-all"), "{rules:?}");
+    assert!(rules.contains(&"robots/unsupported-field"), "{rules:?}");
+    // Computed once: the second call hands out the same issues.
+    assert!(std::ptr::eq(issues, site.robots_lint("http://site.test")));
+    assert!(site.robots_lint("http://other.test").is_empty());
+
+    let missing = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .crawl(self::config())
+        .unwrap();
+    assert!(missing.robots_lint("http://site.test").is_empty());
+}
+
+#[test]
+fn canned_bodies_take_raw_bytes_and_repeated_parts_within_a_bound() {
+    let canned = CannedResponse {
+        body: "User-agent: *\n".to_owned(),
+        parts: vec![
+            crawlgate_core::crawl::BodyPart {
+                text: "# pad\n".to_owned(),
+                repeat: 3,
+                ..Default::default()
+            },
+            crawlgate_core::crawl::BodyPart {
+                bytes: vec![0xE9, b'\n'],
+                repeat: 1,
+                ..Default::default()
+            },
+        ],
+        ..CannedResponse::default()
+    };
+    assert_eq!(
+        canned.body_bytes(),
+        b"User-agent: *\n# pad\n# pad\n# pad\n\xE9\n"
+    );
+    let huge = CannedResponse {
+        parts: vec![crawlgate_core::crawl::BodyPart {
+            text: "x".repeat(1024),
+            repeat: usize::MAX,
+            ..Default::default()
+        }],
+        ..CannedResponse::default()
+    };
+    assert_eq!(
+        huge.body_bytes().len(),
+        crawlgate_core::crawl::MAX_CANNED_BODY_BYTES
+    );
+}
+
+#[test]
+fn a_last_url_on_a_new_origin_still_gets_its_robots_txt_and_its_fetch() {
+    // The only asset lives on another origin: popping it from the queue asks for that origin's
+    // robots.txt, which must still be requested before the crawl reports it is done.
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: *\nAllow: /\n"),
+        )
+        .with(
+            ROOT,
+            html(
+                r#"<html><head><link rel="stylesheet" href="http://cdn.test/a.css"></head></html>"#,
+            ),
+        )
+        .with(
+            "http://cdn.test/robots.txt",
+            text("User-agent: *\nDisallow: /\n"),
+        )
+        .with(
+            "http://cdn.test/a.css",
+            CannedResponse::ok("text/css", "a{}"),
+        )
+        .crawl(config())
+        .unwrap();
+    assert!(site.robots.contains_key("http://cdn.test"));
+    let asset = site
+        .resource(&Url::parse("http://cdn.test/a.css").unwrap())
+        .unwrap();
+    assert!(matches!(asset.state, ResourceState::Fetched(_)));
+    assert!(!asset.verdicts[0].allowed);
+}

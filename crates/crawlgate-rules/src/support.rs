@@ -63,10 +63,6 @@ pub(crate) fn canonical_evidence(page: &Url, canonical: &Canonical) -> Evidence 
 }
 
 /// What fetching a resource gave, as evidence (status, redirect chain or failure).
-#[expect(
-    dead_code,
-    reason = "for the status rules (target-error, url-error), next"
-)]
 pub(crate) fn response_evidence(resource: &Resource) -> Evidence {
     let url = resource.url.to_string();
     match &resource.state {
@@ -127,5 +123,14 @@ pub(crate) fn reason_words(reason: crawlgate_core::site::NotFetchedReason) -> &'
         R::SitemapBound => "a sitemap bound was reached first",
         R::OriginBound => "the origin bound was reached first",
         R::NotRequested => "not requested",
+    }
+}
+
+/// `1 sitemap entry`, `3 sitemap entries`: a count with its noun in the right number.
+pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
     }
 }

@@ -22,7 +22,7 @@ mod offline;
 mod prepare;
 
 pub use config::{Bounds, CrawlConfig, Scope};
-pub use offline::{CannedResponse, OfflineSite, run_offline};
+pub use offline::{BodyPart, CannedResponse, MAX_CANNED_BODY_BYTES, OfflineSite, run_offline};
 pub use prepare::{Prepared, Preparer};
 
 use crate::finding::RedirectHop;
@@ -284,9 +284,8 @@ impl Crawl {
         if self.stopped.is_some() {
             return None;
         }
-        if let Some(origin) = self.robots_queue.pop_front() {
-            let url = Url::parse(&format!("{origin}/robots.txt")).ok()?;
-            return Some(self.issue(url, RequestKind::Robots, Purpose::Robots));
+        if let Some(request) = self.next_robots() {
+            return Some(request);
         }
         if let Some(index) = self.sitemap_queue.pop_front() {
             let url = self.sitemaps[index].file.url.clone();
@@ -297,7 +296,15 @@ impl Crawl {
                 return Some(request);
             }
         }
-        None
+        // Emptying the queues may have met a new origin: its URLs now wait for its robots.txt.
+        self.next_robots()
+    }
+
+    /// The next robots.txt to fetch, if an origin waits for one.
+    fn next_robots(&mut self) -> Option<Request> {
+        let origin = self.robots_queue.pop_front()?;
+        let url = Url::parse(&format!("{origin}/robots.txt")).ok()?;
+        Some(self.issue(url, RequestKind::Robots, Purpose::Robots))
     }
 
     /// Record the response to `request`, doing the parsing on this thread.

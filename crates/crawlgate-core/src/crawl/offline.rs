@@ -43,6 +43,10 @@ pub struct CannedResponse {
     /// The body as text.
     #[serde(default)]
     pub body: String,
+    /// More body after `body`, part by part: for bodies a TOML string cannot hold (bytes that
+    /// are not UTF-8) or would make unreadable (hundreds of kilobytes of filler).
+    #[serde(default)]
+    pub parts: Vec<BodyPart>,
     /// A redirect target (sets `Location`), relative or absolute.
     #[serde(default)]
     pub location: Option<String>,
@@ -51,8 +55,29 @@ pub struct CannedResponse {
     pub failure: Option<String>,
 }
 
+/// One part of a canned body: `text` then `bytes`, the pair repeated `repeat` times.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyPart {
+    #[serde(default)]
+    pub text: String,
+    /// Raw bytes (in TOML, an array of integers such as `[0xEF, 0xBB, 0xBF]`).
+    #[serde(default)]
+    pub bytes: Vec<u8>,
+    /// How many times the part is written (default 1).
+    #[serde(default = "once")]
+    pub repeat: usize,
+}
+
+/// A canned body never grows past this, whatever its parts ask for.
+pub const MAX_CANNED_BODY_BYTES: usize = 16 * 1024 * 1024;
+
 fn ok() -> u16 {
     200
+}
+
+fn once() -> usize {
+    1
 }
 
 impl OfflineSite {
@@ -72,7 +97,7 @@ impl OfflineSite {
                 };
             }
             let (status, headers, body) = match canned {
-                Some(c) => (c.status, header_lines(c), c.body.as_bytes().to_vec()),
+                Some(c) => (c.status, header_lines(c), c.body_bytes()),
                 None => (404, Vec::new(), b"not found".to_vec()),
             };
             let location = canned.and_then(|c| c.location.clone());
@@ -146,6 +171,22 @@ impl OfflineSite {
 }
 
 impl CannedResponse {
+    /// The body: `body`, then each of `parts`, cut at [`MAX_CANNED_BODY_BYTES`].
+    pub fn body_bytes(&self) -> Vec<u8> {
+        let mut out = self.body.as_bytes().to_vec();
+        for part in &self.parts {
+            let unit = [part.text.as_bytes(), &part.bytes].concat();
+            for _ in 0..part.repeat {
+                if out.len() >= MAX_CANNED_BODY_BYTES || unit.is_empty() {
+                    break;
+                }
+                out.extend_from_slice(&unit);
+            }
+        }
+        out.truncate(MAX_CANNED_BODY_BYTES);
+        out
+    }
+
     /// A 200 response with `content_type` and `body`.
     pub fn ok(content_type: &str, body: &str) -> Self {
         Self {

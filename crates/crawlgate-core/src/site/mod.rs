@@ -18,10 +18,13 @@ pub use verdict::{UrlVerdict, path_and_query, robots_url_of};
 
 use crate::finding::RedirectHop;
 use crate::http::HeaderLine;
+use crate::issue::Issue;
+use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 use url::Url;
 
 /// Everything one audit saw. Built by [`crate::crawl::Crawl::finish`].
@@ -46,6 +49,9 @@ pub struct Site {
     /// Every known URL, sorted by URL.
     resources: Vec<Resource>,
     index: HashMap<String, usize>,
+    /// The lint issues of each origin's robots.txt, computed on first use (several rules read
+    /// them; the lint runs once per file).
+    robots_lint: BTreeMap<String, OnceLock<Vec<Issue>>>,
 }
 
 impl Site {
@@ -69,6 +75,10 @@ impl Site {
             .enumerate()
             .map(|(i, r)| (r.url.as_str().to_owned(), i))
             .collect();
+        let robots_lint = robots
+            .keys()
+            .map(|origin| (origin.clone(), OnceLock::new()))
+            .collect();
         Self {
             start_url,
             audit_time,
@@ -80,6 +90,40 @@ impl Site {
             stats,
             resources,
             index,
+            robots_lint,
+        }
+    }
+
+    /// The lint issues (`robots lint`) of the robots.txt of `origin` (`scheme://host[:port]`),
+    /// linted with [`Site::lint_options`]. Empty when the origin has no robots.txt Google reads
+    /// (no 2xx response). Computed on first use, once per file.
+    pub fn robots_lint(&self, origin: &str) -> &[Issue] {
+        let (Some(cell), Some(file)) = (self.robots_lint.get(origin), self.robots.get(origin))
+        else {
+            return &[];
+        };
+        cell.get_or_init(|| match (file.effect, file.body()) {
+            (RobotsEffect::Rules, Some(body)) => lint(&file.parsed, body, &self.lint_options()),
+            _ => Vec::new(),
+        })
+    }
+
+    /// How this audit lints robots.txt: the crawler-dependent checks (`disallow-all`,
+    /// `group-shadows-global`) for every robots.txt token of the audited profiles, in profile
+    /// order, each once (`googlebot-image` brings its `googlebot` fallback).
+    pub fn lint_options(&self) -> LintOptions {
+        let mut user_agents: Vec<String> = Vec::new();
+        for token in self.profiles.iter().flat_map(|p| &p.robots_tokens) {
+            if !user_agents
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(token))
+            {
+                user_agents.push(token.clone());
+            }
+        }
+        LintOptions {
+            user_agents,
+            ..LintOptions::default()
         }
     }
 

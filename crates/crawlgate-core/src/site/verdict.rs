@@ -1,7 +1,7 @@
 //! A URL's robots.txt verdict for one profile, with what decided it.
 
 use crate::finding::Evidence;
-use crate::robots::{GroupSelection, MatchedRule};
+use crate::robots::{AgentRules, GroupSelection, MatchedRule};
 use crate::signals::Profile;
 use crate::site::robots_file::{RobotsEffect, RobotsFile};
 use serde::{Deserialize, Serialize};
@@ -28,26 +28,32 @@ impl UrlVerdict {
         let Some(robots) = robots else {
             return Self::unknown(url);
         };
-        let robots_url = robots.url.to_string();
         match robots.effect {
             RobotsEffect::Rules => {
                 let tokens: Vec<&str> = profile.robots_tokens.iter().map(String::as_str).collect();
-                let verdict = robots.parsed.agent(&tokens).verdict(&path_and_query(url));
-                Self {
-                    allowed: verdict.allowed,
-                    robots_url,
-                    effect: Some(RobotsEffect::Rules),
-                    decided_by: verdict.decided_by,
-                    group: Some(verdict.group),
-                }
+                Self::with_rules(robots, &robots.parsed.agent(&tokens), url)
             }
             effect => Self {
                 allowed: effect == RobotsEffect::AllowAll,
-                robots_url,
+                robots_url: robots.url.to_string(),
                 effect: Some(effect),
                 decided_by: None,
                 group: None,
             },
+        }
+    }
+
+    /// Evaluate `url` with rules already compiled from `robots` (whose fetch gave
+    /// [`RobotsEffect::Rules`]): the same verdict as [`UrlVerdict::compute`], without compiling
+    /// the crawler's rules again for every URL.
+    pub fn with_rules(robots: &RobotsFile, agent: &AgentRules<'_>, url: &Url) -> Self {
+        let verdict = agent.verdict(&path_and_query(url));
+        Self {
+            allowed: verdict.allowed,
+            robots_url: robots.url.to_string(),
+            effect: Some(RobotsEffect::Rules),
+            decided_by: verdict.decided_by,
+            group: Some(verdict.group),
         }
     }
 
@@ -138,4 +144,33 @@ pub fn path_and_query(url: &Url) -> String {
 /// `{origin}/robots.txt` for a URL.
 pub fn robots_url_of(url: &Url) -> String {
     format!("{}/robots.txt", url.origin().ascii_serialization())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site::Received;
+
+    #[test]
+    fn verdicts_with_precompiled_rules_equal_computed_ones() {
+        let robots = RobotsFile::from_fetch(
+            "http://a.test".to_owned(),
+            Url::parse("http://a.test/robots.txt").unwrap(),
+            Vec::new(),
+            Ok(Received::for_test(
+                200,
+                b"User-agent: *\nDisallow: /x\nUser-agent: googlebot\nDisallow: /y\n",
+            )),
+        );
+        let profile = Profile::googlebot();
+        let agent = robots.parsed.agent(&["googlebot"]);
+        for path in ["/", "/x", "/y/z", "/y?q"] {
+            let url = Url::parse("http://a.test").unwrap().join(path).unwrap();
+            assert_eq!(
+                UrlVerdict::with_rules(&robots, &agent, &url),
+                UrlVerdict::compute(Some(&robots), &profile, &url),
+                "{path}"
+            );
+        }
+    }
 }

@@ -1,0 +1,66 @@
+use crate::robots::assets::{BlockedAsset, blocked_asset_report, used_as};
+use crate::support::{profiles, verdict_evidence};
+use crawlgate_core::Site;
+use crawlgate_core::declare_rule;
+use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::signals::AssetKind;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds stylesheets (`<link rel="stylesheet">`, `<link rel="preload" as="style">`) that
+    /// indexable pages use and robots.txt disallows for the audited crawler. The finding is about
+    /// the stylesheet; the pages using it are in the evidence.
+    ///
+    /// ## Why is this bad?
+    /// Google renders pages the way a browser does, and it cannot fetch a disallowed file. Google
+    /// Search "won't render JavaScript from blocked files or on blocked pages", and the same holds
+    /// for blocked stylesheets: the page is rendered unstyled. Google then judges layout and
+    /// mobile-friendliness on a broken page, and content that CSS reveals or arranges may be
+    /// misread.
+    ///
+    /// ## Example
+    /// ```text
+    /// robots.txt   Disallow: /assets/
+    /// /            <link rel="stylesheet" href="/assets/site.css">
+    /// ```
+    ///
+    /// ## How to fix
+    /// Allow crawling of the stylesheets: remove or narrow the Disallow rule quoted in the
+    /// evidence, or add a more specific rule such as `Allow: /assets/*.css` to the same group.
+    pub struct BlockedCss {
+        id: "robots/blocked-css",
+        severity: Error,
+        summary: "A stylesheet that indexable pages use is disallowed, so Google renders them unstyled",
+    }
+}
+
+impl Rule for BlockedCss {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        for (index, profile) in profiles(site) {
+            for asset in site.resources() {
+                let Some(verdict) = asset.verdict(index).filter(|v| !v.allowed) else {
+                    continue;
+                };
+                if !used_as(asset, AssetKind::Stylesheet) {
+                    continue;
+                }
+                let blocked = BlockedAsset {
+                    asset,
+                    kind: AssetKind::Stylesheet,
+                    verdict,
+                    crawler: &profile.name,
+                    verdict_evidence: verdict_evidence(site, index, &asset.url),
+                    profile_index: index,
+                    consequence: "Google renders those pages without it",
+                };
+                if let Some(report) = blocked_asset_report(site, &blocked) {
+                    out.report(report.profile(&profile.name));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+use crate::robots::assets::{BlockedAsset, blocked_asset_report, used_as};
+use crate::support::{profiles, verdict_evidence};
+use crawlgate_core::Site;
+use crawlgate_core::declare_rule;
+use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::signals::AssetKind;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds scripts (`<script src>`, `<link rel="preload" as="script">`, `<link
+    /// rel="modulepreload">`) that indexable pages use and robots.txt disallows for the audited
+    /// crawler. The finding is about the script; the pages using it are in the evidence.
+    ///
+    /// ## Why is this bad?
+    /// Google Search "won't render JavaScript from blocked files or on blocked pages". Whatever the
+    /// script adds to the page (content, links, structured data, the canonical or robots meta tag a
+    /// framework writes) is invisible to Google, and a page built by JavaScript may be indexed
+    /// empty.
+    ///
+    /// ## Example
+    /// ```text
+    /// robots.txt   Disallow: /static/js/
+    /// /product/1   <script src="/static/js/app.js"></script>
+    /// ```
+    ///
+    /// ## How to fix
+    /// Allow crawling of the scripts pages need: remove or narrow the Disallow rule quoted in the
+    /// evidence, or add a more specific rule such as `Allow: /static/js/` to the same group. Keep
+    /// blocking only endpoints that pages do not need to render.
+    pub struct BlockedJs {
+        id: "robots/blocked-js",
+        severity: Error,
+        summary: "A script that indexable pages use is disallowed, so Google cannot run it",
+    }
+}
+
+impl Rule for BlockedJs {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        for (index, profile) in profiles(site) {
+            for asset in site.resources() {
+                let Some(verdict) = asset.verdict(index).filter(|v| !v.allowed) else {
+                    continue;
+                };
+                if !used_as(asset, AssetKind::Script) {
+                    continue;
+                }
+                let blocked = BlockedAsset {
+                    asset,
+                    kind: AssetKind::Script,
+                    verdict,
+                    crawler: &profile.name,
+                    verdict_evidence: verdict_evidence(site, index, &asset.url),
+                    profile_index: index,
+                    consequence: "Google renders those pages without running it",
+                };
+                if let Some(report) = blocked_asset_report(site, &blocked) {
+                    out.report(report.profile(&profile.name));
+                }
+            }
+        }
+    }
+}
