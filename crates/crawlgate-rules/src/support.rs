@@ -63,10 +63,6 @@ pub(crate) fn canonical_evidence(page: &Url, canonical: &Canonical) -> Evidence 
 }
 
 /// What fetching a resource gave, as evidence (status, redirect chain or failure).
-#[expect(
-    dead_code,
-    reason = "for the status rules (target-error, url-error), next"
-)]
 pub(crate) fn response_evidence(resource: &Resource) -> Evidence {
     let url = resource.url.to_string();
     match &resource.state {
