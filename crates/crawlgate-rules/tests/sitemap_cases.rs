@@ -109,3 +109,14 @@ fn a_listed_noindex_page_robots_txt_disallows_is_left_to_url_blocked() {
     );
     assert_eq!(urls(&blocked), ["http://site.test/guide"]);
 }
+
+#[test]
+fn video_files_robots_txt_disallows_are_reported_per_file() {
+    let found = findings("sitemap/video-invalid", "fires-disallowed");
+    let messages: Vec<&str> = found.iter().map(|f| f.message.as_str()).collect();
+    assert_eq!(found.len(), 2, "{messages:#?}");
+    assert!(messages[0].contains("video:content_loc `http://site.test/videos/files/intro.mp4`"));
+    assert!(messages[1].contains("video:thumbnail_loc"));
+    assert!(found.iter().all(|f| f.profile.as_deref() == Some("googlebot")
+        && matches!(&f.evidence[0], Evidence::RobotsRule { pattern, .. } if pattern == "/videos/files/")));
+}
