@@ -9,9 +9,9 @@ declare_rule! {
     /// Finds sitemaps whose own URL robots.txt disallows for the audited crawler.
     ///
     /// ## Why is this bad?
-    /// Google reads a `Sitemap:` from robots.txt "provided it isn't disallowed": a crawler that
-    /// obeys robots.txt does not fetch a disallowed sitemap, so none of the URLs it lists are
-    /// announced. The rule responsible is usually a broad one (`Disallow: /*.xml$`,
+    /// Google follows a sitemap named in robots.txt only if the sitemap's own URL is not
+    /// disallowed: a crawler that obeys robots.txt does not fetch a disallowed sitemap, so none
+    /// of the URLs it lists are announced. The rule responsible is usually a broad one (`Disallow: /*.xml$`,
     /// `Disallow: /wp-content/`) written for other files.
     ///
     /// ## Example

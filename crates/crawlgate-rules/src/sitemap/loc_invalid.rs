@@ -10,9 +10,10 @@ declare_rule! {
     /// percent-encoded).
     ///
     /// ## Why is this bad?
-    /// Google: "Use fully-qualified, absolute URLs in your sitemaps. Google will crawl your URLs
-    /// exactly as listed." A relative or malformed URL cannot be crawled, so the entry is lost, and
-    /// many of them make the whole file look broken.
+    /// The protocol says a `<loc>` "must begin with the protocol (such as http)" and "must be
+    /// less than 2,048 characters", and Google asks for fully-qualified, absolute URLs, which it
+    /// crawls exactly as listed. A relative or malformed URL cannot be crawled, so the entry is
+    /// lost, and many of them make the whole file look broken.
     ///
     /// ## Example
     /// ```xml

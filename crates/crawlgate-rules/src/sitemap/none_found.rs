@@ -10,7 +10,7 @@ declare_rule! {
     /// Reports a site for which no sitemap was found: its robots.txt has no `Sitemap:` line
     /// that leads to one, none was given in the audit's configuration, and none was found at
     /// `/sitemap.xml` (a sitemap found only there is reported as `sitemap/unadvertised`).
-    /// `Sitemap:` lines that cannot be used (a relative URL) are quoted.
+    /// `Sitemap:` lines that cannot be used (a relative or non-http URL) are quoted.
     ///
     /// ## Why is this bad?
     /// A sitemap is how a site tells search engines which URLs it wants crawled and when they
