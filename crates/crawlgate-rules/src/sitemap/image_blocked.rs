@@ -1,8 +1,9 @@
 use super::evidence::MAX_QUOTED;
 use crawlgate_core::declare_rule;
+use crawlgate_core::robots::AgentRules;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
 use crawlgate_core::signals::Profile;
-use crawlgate_core::site::UrlVerdict;
+use crawlgate_core::site::{RobotsEffect, UrlVerdict, path_and_query};
 use crawlgate_core::{Evidence, Site};
 use std::collections::BTreeMap;
 use url::Url;
@@ -53,6 +54,9 @@ impl Rule for ImageBlocked {
         let Some(crawler) = Profile::builtin(IMAGE_CRAWLER).filter(|_| audits_google) else {
             return;
         };
+        let tokens: Vec<&str> = crawler.robots_tokens.iter().map(String::as_str).collect();
+        // Each origin's rules compiled once for the crawler: compiling per image would dominate.
+        let mut compiled: BTreeMap<&str, AgentRules<'_>> = BTreeMap::new();
         // Each blocked image once, with the entries that list it.
         let mut blocked: BTreeMap<String, (UrlVerdict, Url, Vec<Evidence>)> = BTreeMap::new();
         for sitemap in site.sitemaps.iter().filter(|sitemap| !sitemap.is_index()) {
@@ -72,8 +76,24 @@ impl Rule for ImageBlocked {
                         }
                         continue;
                     }
-                    let verdict = UrlVerdict::compute(site.robots_for(&url), &crawler, &url);
-                    if !verdict.allowed {
+                    // Not read: no verdict, as for any URL whose robots.txt is unknown.
+                    let Some(robots) = site.robots_for(&url) else {
+                        continue;
+                    };
+                    let allowed = match robots.effect {
+                        RobotsEffect::AllowAll => true,
+                        RobotsEffect::DisallowAll => false,
+                        RobotsEffect::Rules => {
+                            compiled
+                                .entry(robots.origin.as_str())
+                                .or_insert_with(|| robots.parsed.agent(&tokens))
+                                .verdict(&path_and_query(&url))
+                                .allowed
+                        }
+                    };
+                    if !allowed {
+                        // The full verdict, with its evidence, for the few that are blocked.
+                        let verdict = UrlVerdict::compute(Some(robots), &crawler, &url);
                         blocked.insert(url.to_string(), (verdict, url, vec![listing]));
                     }
                 }
