@@ -65,14 +65,14 @@ impl Rule for ImageBlocked {
                     let Ok(url) = Url::parse(image.loc.trim()) else {
                         continue;
                     };
-                    let listing = Evidence::SitemapEntry {
+                    let listing = || Evidence::SitemapEntry {
                         sitemap_url: sitemap.url.to_string(),
                         line: entry.line,
                         loc: entry.loc.clone(),
                     };
                     if let Some((_, _, listings)) = blocked.get_mut(url.as_str()) {
                         if listings.len() < MAX_QUOTED {
-                            listings.push(listing);
+                            listings.push(listing());
                         }
                         continue;
                     }
@@ -94,7 +94,7 @@ impl Rule for ImageBlocked {
                     if !allowed {
                         // The full verdict, with its evidence, for the few that are blocked.
                         let verdict = UrlVerdict::compute(Some(robots), &crawler, &url);
-                        blocked.insert(url.to_string(), (verdict, url, vec![listing]));
+                        blocked.insert(url.to_string(), (verdict, url, vec![listing()]));
                     }
                 }
             }
