@@ -440,3 +440,44 @@ fn a_last_url_on_a_new_origin_still_gets_its_robots_txt_and_its_fetch() {
     assert!(matches!(asset.state, ResourceState::Fetched(_)));
     assert!(!asset.verdicts[0].allowed);
 }
+
+#[test]
+fn robots_txt_of_hosts_a_sitemap_lists_is_fetched_as_cross_submit_proof() {
+    let sitemap = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                   <url><loc>http://site.test/</loc></url>\n\
+                   <url><loc>http://partner.test/a</loc></url>\n\
+                   <url><loc>http://partner.test/b</loc></url>\n</urlset>\n";
+    let offline = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(
+            "http://partner.test/robots.txt",
+            text("Sitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .with("http://site.test/sitemap.xml", xml(sitemap));
+    let site = offline.crawl(config()).unwrap();
+    let partner = site
+        .robots
+        .get("http://partner.test")
+        .expect("the listed host's robots.txt is fetched, once");
+    assert_eq!(
+        partner.parsed.sitemaps()[0].url,
+        "http://site.test/sitemap.xml"
+    );
+    assert_eq!(site.stats.robots_fetched, 2);
+    // Proof only: the other host's URLs are not crawled, its sitemaps not read, and the
+    // crawl is not partial.
+    assert!(site.resource_str("http://partner.test/a").is_none());
+    assert_eq!(site.sitemaps.len(), 1);
+    assert!(!site.stats.is_partial());
+
+    // Never past the origin bound, and the bound is not reported as hit for it.
+    let mut bounded = config();
+    bounded.bounds.max_origins = 1;
+    let site = offline.crawl(bounded).unwrap();
+    assert!(!site.robots.contains_key("http://partner.test"));
+    assert!(site.stats.bounds_hit.is_empty());
+}

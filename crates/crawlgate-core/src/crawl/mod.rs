@@ -576,6 +576,27 @@ impl Crawl {
         true
     }
 
+    /// Request the robots.txt of an origin outside the crawl whose URLs a sitemap lists: Google
+    /// accepts such URLs when that robots.txt names the sitemap (a cross-submit), so the rules
+    /// need it as proof. Only while the origin bound has room, and without marking the bound as
+    /// hit: it is evidence, not crawling, and must not make the crawl look partial.
+    fn ensure_origin_for_proof(&mut self, url: &Url) {
+        let origin = url.origin().ascii_serialization();
+        if self.origins.contains_key(&origin)
+            || self.origins.len() as u64 >= self.config.bounds.max_origins
+        {
+            return;
+        }
+        self.origins.insert(
+            origin.clone(),
+            OriginState {
+                requested: true,
+                ..OriginState::default()
+            },
+        );
+        self.robots_queue.push_back(origin);
+    }
+
     fn hit(&mut self, bound: Bound) {
         if !self.stats.bounds_hit.contains(&bound) {
             self.stats.bounds_hit.push(bound.clone());
@@ -925,6 +946,10 @@ impl Crawl {
             entries,
         });
         let sitemap_url = self.sitemaps[index].file.url.clone();
+        let served_origin = match &state {
+            SitemapState::Parsed { final_url, .. } => final_url.origin(),
+            _ => sitemap_url.origin(),
+        };
         let (children, pages): (Vec<Located>, Vec<Located>) =
             if let SitemapState::Parsed {
                 summary, entries, ..
@@ -959,6 +984,9 @@ impl Crawl {
                 break;
             }
             self.sitemap_urls += 1;
+            if page.origin() != served_origin && !self.in_scope(&page) {
+                self.ensure_origin_for_proof(&page);
+            }
             self.discover_page(
                 &page,
                 Via::Sitemap(SitemapListing {

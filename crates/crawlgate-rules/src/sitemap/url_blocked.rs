@@ -36,16 +36,22 @@ impl Rule for UrlBlocked {
     }
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
-            for sitemap in &site.sitemaps {
-                if sitemap.is_index() {
-                    continue;
-                }
-                for entry in sitemap.entries() {
-                    let Ok(url) = Url::parse(entry.loc.trim()) else {
-                        continue; // sitemap/loc-invalid reports it
+        for sitemap in &site.sitemaps {
+            if sitemap.is_index() {
+                continue;
+            }
+            for entry in sitemap.entries() {
+                let Ok(url) = Url::parse(entry.loc.trim()) else {
+                    continue; // sitemap/loc-invalid reports it
+                };
+                // The crawl's stored verdicts, when it knows the URL (most sitemap URLs).
+                let known = site.resource(&url);
+                for (index, profile) in profiles(site) {
+                    let allowed = match known.and_then(|resource| resource.verdict(index)) {
+                        Some(verdict) => verdict.allowed,
+                        None => site.verdict(index, &url).allowed,
                     };
-                    if site.verdict(index, &url).allowed {
+                    if allowed {
                         continue;
                     }
                     let listing = crawlgate_core::site::SitemapListing {

@@ -1,11 +1,17 @@
 //! Fixture mini-sites for rule tests: `fixtures/rules/<family>/<name>/{fires,clean}.toml`, crawled
 //! offline (no network) through the same crawl logic as real audits.
 
-use crawlgate_core::crawl::{CrawlConfig, OfflineSite};
+use crawlgate_core::crawl::{CrawlConfig, OfflineSite, Request, Response, run_offline};
+use crawlgate_core::http::HeaderLine;
 use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::signals::Profile;
+use crawlgate_core::site::Received;
 use crawlgate_core::{Finding, Site};
+use flate2::Compression;
+use flate2::write::GzEncoder;
 use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::io::Write as _;
 use std::path::PathBuf;
 
 /// A mini-site description.
@@ -31,8 +37,82 @@ pub(crate) struct Fixture {
     pub probe_sitemap: bool,
     #[serde(default)]
     pub max_pages: Option<u64>,
+    /// Bodies built when the fixture loads, for what a TOML string cannot hold (see
+    /// [`GeneratedBody`]).
+    #[serde(default)]
+    pub generated: BTreeMap<String, GeneratedBody>,
     #[serde(flatten)]
     pub site: OfflineSite,
+}
+
+/// A 200 response whose body is built at load time: `head`, then `line` repeated `count` times
+/// (`{n}` in it numbered from 1), then `tail`; optionally gzip-compressed, and optionally cut to
+/// its first `cut` bytes. For documents too large to commit (50,001 URLs, 50 MiB) and for gzip.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct GeneratedBody {
+    #[serde(default)]
+    pub headers: Vec<String>,
+    #[serde(default)]
+    pub head: String,
+    #[serde(default)]
+    pub line: String,
+    #[serde(default)]
+    pub count: u32,
+    #[serde(default)]
+    pub tail: String,
+    #[serde(default)]
+    pub gzip: bool,
+    #[serde(default)]
+    pub cut: Option<usize>,
+}
+
+impl GeneratedBody {
+    fn body(&self) -> Vec<u8> {
+        let mut text = self.head.clone();
+        let numbered = self.line.contains("{n}");
+        for n in 1..=self.count {
+            if numbered {
+                text.push_str(&self.line.replace("{n}", &n.to_string()));
+            } else {
+                text.push_str(&self.line);
+            }
+        }
+        text.push_str(&self.tail);
+        let mut body = if self.gzip {
+            let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+            encoder.write_all(text.as_bytes()).expect("gzip in memory");
+            encoder.finish().expect("gzip in memory")
+        } else {
+            text.into_bytes()
+        };
+        if let Some(cut) = self.cut {
+            body.truncate(cut);
+        }
+        body
+    }
+
+    fn respond(&self, request: &Request, body: &[u8]) -> Response {
+        let limit = usize::try_from(request.max_body_bytes).unwrap_or(usize::MAX);
+        let body_truncated = body.len() > limit;
+        Response {
+            hops: Vec::new(),
+            outcome: Ok(Received {
+                final_url: request.url.clone(),
+                status: 200,
+                headers: self
+                    .headers
+                    .iter()
+                    .map(|line| {
+                        let (name, value) = line.split_once(':').unwrap_or((line, ""));
+                        HeaderLine::new(name.trim(), value.trim())
+                    })
+                    .collect(),
+                body: body[..body.len().min(limit)].to_vec(),
+                body_truncated,
+            }),
+        }
+    }
 }
 
 fn default_start() -> String {
@@ -79,7 +159,18 @@ pub(crate) fn load_site(path: &std::path::Path) -> Result<Site, String> {
         .iter()
         .filter_map(|s| url::Url::parse(s).ok())
         .collect();
-    fixture.site.crawl(config).map_err(|e| e.to_string())
+    let generated: BTreeMap<&str, (&GeneratedBody, Vec<u8>)> = fixture
+        .generated
+        .iter()
+        .map(|(url, spec)| (url.as_str(), (spec, spec.body())))
+        .collect();
+    run_offline(config, |request| {
+        match generated.get(request.url.as_str()) {
+            Some((spec, body)) => spec.respond(request, body),
+            None => fixture.site.respond(request),
+        }
+    })
+    .map_err(|e| e.to_string())
 }
 
 /// Run one rule over a site.

@@ -1,0 +1,44 @@
+use super::document::{Anchor, report_issues};
+use crawlgate_core::Site;
+use crawlgate_core::declare_rule;
+use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+
+declare_rule! {
+    /// ## What it does
+    /// Finds sitemaps whose root element is not `<urlset>` or `<sitemapindex>` (nor an RSS or Atom
+    /// feed), or whose sitemaps.org namespace is missing or misspelled (`https://` instead of
+    /// `http://`, a trailing slash, an old version number, an undeclared prefix).
+    ///
+    /// ## Why is this bad?
+    /// The sitemap protocol asks you to "specify the namespace (protocol standard) within the
+    /// `<urlset>` tag". Search engines recognise a sitemap by its root element and namespace; a
+    /// document with the wrong ones may be rejected as a whole, or its entries read by guesswork.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <urlset xmlns="https://www.sitemaps.org/schemas/sitemap/0.9/">
+    ///   <url><loc>https://example.com/</loc></url>
+    /// </urlset>
+    /// ```
+    ///
+    /// ## How to fix
+    /// Start the document exactly with
+    /// `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` (or `<sitemapindex …>` with
+    /// the same namespace for an index), and declare every prefix you use (`image:`, `video:`,
+    /// `news:`, `xhtml:`). Most generators have a setting or template for this line.
+    pub struct BadRootOrNamespace {
+        id: "sitemap/bad-root-or-namespace",
+        severity: Warning,
+        summary: "The sitemap's root element or namespace is not the sitemaps.org one",
+    }
+}
+
+impl Rule for BadRootOrNamespace {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        report_issues(site, Self::META.id, Anchor::Document, out);
+    }
+}

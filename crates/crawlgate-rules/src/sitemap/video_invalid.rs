@@ -1,0 +1,92 @@
+use super::document::{Anchor, report_issues};
+use crate::support::{profiles, verdict_evidence};
+use crawlgate_core::declare_rule;
+use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::{Evidence, Site};
+use url::Url;
+
+declare_rule! {
+    /// ## What it does
+    /// Finds `video:video` entries without the tags Google requires: `video:thumbnail_loc`,
+    /// `video:title`, `video:description`, and `video:content_loc` or `video:player_loc`;
+    /// entries whose `video:content_loc` is the page's own URL; and video files, players or
+    /// thumbnails that robots.txt disallows for the audited crawler.
+    ///
+    /// ## Why is this bad?
+    /// Google skips video entries that lack a required tag, so the video is not indexed from the
+    /// sitemap. `content_loc` must point to the video file itself, not to the page that shows it.
+    /// And Google must be able to fetch every file the entry names: a disallowed thumbnail or
+    /// video file keeps the video out of search even when the page is indexed.
+    ///
+    /// ## Example
+    /// ```xml
+    /// <url><loc>https://example.com/videos/intro</loc>
+    ///   <video:video><video:title>Intro</video:title></video:video>
+    /// </url>
+    /// ```
+    ///
+    /// ## How to fix
+    /// Give every `video:video` a thumbnail, a title, a description, and the URL of the media
+    /// file (`content_loc`) or of the player (`player_loc`). Allow crawling of the video, player
+    /// and thumbnail URLs in robots.txt (the deciding rule is quoted in the evidence).
+    pub struct VideoInvalid {
+        id: "sitemap/video-invalid",
+        severity: Error,
+        summary: "A video sitemap entry lacks required tags, points its content at the page, or names files robots.txt disallows",
+    }
+}
+
+impl Rule for VideoInvalid {
+    fn meta(&self) -> &'static RuleMeta {
+        &Self::META
+    }
+
+    fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        report_issues(
+            site,
+            Self::META.id,
+            Anchor::Child(|entry, _| !entry.videos.is_empty()),
+            out,
+        );
+        // Files Google must fetch, disallowed.
+        for (index, profile) in profiles(site) {
+            for sitemap in site.sitemaps.iter().filter(|sitemap| !sitemap.is_index()) {
+                for entry in sitemap.entries().iter().filter(|e| !e.videos.is_empty()) {
+                    for video in &entry.videos {
+                        let files = [
+                            ("video:content_loc", &video.content_loc),
+                            ("video:player_loc", &video.player_loc),
+                            ("video:thumbnail_loc", &video.thumbnail_loc),
+                        ];
+                        for (tag, file) in files {
+                            let Some(url) = file.as_deref().and_then(|f| Url::parse(f.trim()).ok())
+                            else {
+                                continue;
+                            };
+                            if site.verdict(index, &url).allowed {
+                                continue;
+                            }
+                            out.report(
+                                Report::new(
+                                    sitemap.url.as_str(),
+                                    format!(
+                                        "line {}: {tag} `{url}` of {} is disallowed for {} by \
+                                         robots.txt, so the video cannot be indexed",
+                                        entry.line, entry.loc, profile.name
+                                    ),
+                                )
+                                .profile(&profile.name)
+                                .evidence(verdict_evidence(site, index, &url))
+                                .evidence(Evidence::SitemapEntry {
+                                    sitemap_url: sitemap.url.to_string(),
+                                    line: entry.line,
+                                    loc: entry.loc.clone(),
+                                }),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
