@@ -163,6 +163,12 @@ pub struct Directive {
     /// The rule as written, trimmed (`max-snippet: 20`).
     pub token: String,
     pub source: DirectiveSource,
+    /// The crawler the rule is addressed to, lowercase: the meta name when it is not `robots`
+    /// (`<meta name="googlebot">`), or the header prefix (`X-Robots-Tag: googlebot: noindex`).
+    /// `None` for rules addressed to every crawler. Google sums both kinds, so a crawler-specific
+    /// `index` cannot undo a generic `noindex` (`directives/bot-override-ineffective`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 /// `unavailable_after`, judged against the audit time.
@@ -196,6 +202,8 @@ impl Directives {
             .iter()
             .filter(|meta| profile.reads_meta_name(&meta.name))
         {
+            let bot =
+                (!meta.name.eq_ignore_ascii_case("robots")).then(|| meta.name.to_ascii_lowercase());
             let source = DirectiveSource::MetaTag {
                 name: meta.name.clone(),
                 content: meta.content.clone(),
@@ -214,6 +222,7 @@ impl Directives {
                     rule: RobotsRule::parse(token),
                     token: token.to_owned(),
                     source: source.clone(),
+                    bot: bot.clone(),
                 });
             }
         }
@@ -231,6 +240,7 @@ impl Directives {
                     rule: RobotsRule::parse(&rule.rule),
                     token: rule.rule.clone(),
                     source: source.clone(),
+                    bot: rule.bot.clone(),
                 });
             }
         }
