@@ -87,6 +87,13 @@ pub mod limits {
     pub const MAX_HEADER_VALUE: usize = 64 * 1024;
     /// Image candidates read from one `srcset`.
     pub const MAX_SRCSET_CANDIDATES: usize = 64;
+    /// Robots rules summed per page for one profile. A real page has a handful; a hostile one
+    /// could repeat [`MAX_RULES_PER_HEADER`] rules in each of [`MAX_TAGS`] tags, and every rule
+    /// carries its source. Past the cap, later tags and header lines are not read.
+    pub const MAX_RULES_PER_PAGE: usize = 1_024;
+    /// Bytes of a meta tag's `content` or a header's value quoted in each rule's source (the
+    /// REP extension draft's parse minimum): each rule carries a copy.
+    pub const MAX_QUOTED_SOURCE: usize = 8 * 1024;
 }
 
 /// Extracts every signal from one response. Never fails and never panics: what cannot be read
