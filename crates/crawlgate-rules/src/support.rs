@@ -50,13 +50,23 @@ pub(crate) fn directive_evidence(page: &Url, source: &DirectiveSource) -> Eviden
 }
 
 /// Sources quoted as evidence of one finding (a hostile page may repeat a tag a thousand times).
-const MAX_SOURCES_QUOTED: usize = 20;
+pub(crate) const MAX_SOURCES_QUOTED: usize = 20;
 
-/// The sources of robots rules as evidence, each source once, in order.
+/// The sources of robots rules as evidence, each source once, in order, at most
+/// [`MAX_SOURCES_QUOTED`].
 pub(crate) fn directives_evidence(page: &Url, rules: &[&Directive]) -> Vec<Evidence> {
+    directives_evidence_up_to(page, rules, MAX_SOURCES_QUOTED)
+}
+
+/// Like [`directives_evidence`], at most `limit` sources (for findings quoting two sides).
+pub(crate) fn directives_evidence_up_to(
+    page: &Url,
+    rules: &[&Directive],
+    limit: usize,
+) -> Vec<Evidence> {
     let mut evidence: Vec<Evidence> = Vec::new();
     for rule in rules {
-        if evidence.len() >= MAX_SOURCES_QUOTED {
+        if evidence.len() >= limit {
             break;
         }
         let item = directive_evidence(page, &rule.source);
@@ -189,5 +199,14 @@ pub(crate) fn head_break_evidence(head_break: &HeadBreak) -> Evidence {
             "<head> ended early: {} is not allowed in <head>",
             head_break_words(head_break)
         ),
+    }
+}
+
+/// `text` cut to `max` characters, with `…` when cut: header values quoted in messages (the
+/// evidence keeps them whole).
+pub(crate) fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
+        None => text.to_owned(),
     }
 }

@@ -3,7 +3,7 @@ use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
 use crawlgate_core::signals::{Hreflang, LinkSource};
-use crawlgate_core::site::same_document;
+use crawlgate_core::site::normalized_for_compare;
 use crawlgate_core::{Evidence, Site};
 use url::Url;
 
@@ -38,17 +38,13 @@ declare_rule! {
     }
 }
 
-/// The hreflang codes `url` has in `alternates`, lowercase.
-fn codes_of<'a>(alternates: &[&'a Hreflang], url: &Url) -> Vec<&'a Hreflang> {
+/// The alternates whose URL is `url` (compared as [`crawlgate_core::site::same_document`] does).
+fn alternates_naming<'a>(alternates: &[(String, &'a Hreflang)], url: &Url) -> Vec<&'a Hreflang> {
+    let wanted = normalized_for_compare(url);
     alternates
         .iter()
-        .copied()
-        .filter(|alternate| {
-            alternate
-                .resolved
-                .as_ref()
-                .is_some_and(|r| same_document(r, url))
-        })
+        .filter(|(normalized, _)| *normalized == wanted)
+        .map(|(_, alternate)| *alternate)
         .collect()
 }
 
@@ -72,13 +68,22 @@ impl Rule for CrossLanguage {
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            let alternates = page.signals.effective_hreflang();
-            let own = codes_of(&alternates, &resource.url);
+            // Normalised once: a page may list hundreds of alternates.
+            let alternates: Vec<(String, &Hreflang)> = page
+                .signals
+                .effective_hreflang()
+                .into_iter()
+                .filter_map(|alternate| {
+                    let url = alternate.resolved.as_ref()?;
+                    Some((normalized_for_compare(url), alternate))
+                })
+                .collect();
+            let own = alternates_naming(&alternates, &resource.url);
             if own.is_empty() {
                 continue;
             }
             for (canonical, target) in targets(&resource.url, &page.signals) {
-                let theirs = codes_of(&alternates, target);
+                let theirs = alternates_naming(&alternates, target);
                 let shares_a_code = theirs.iter().any(|t| {
                     own.iter()
                         .any(|o| o.hreflang.eq_ignore_ascii_case(&t.hreflang))

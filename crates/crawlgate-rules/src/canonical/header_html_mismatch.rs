@@ -4,7 +4,6 @@ use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
 use crawlgate_core::signals::{Canonical, LinkSource};
-use crawlgate_core::site::same_document;
 
 /// Canonical declarations quoted as evidence of one finding.
 const MAX_QUOTED: usize = 20;
@@ -50,9 +49,11 @@ impl Rule for HeaderHtmlMismatch {
                 .partition(|canonical| matches!(canonical.source, LinkSource::Html { .. }));
             let html_targets = distinct_targets(&html);
             let header_targets = distinct_targets(&header);
-            let disagree = header_targets
-                .iter()
-                .any(|h| html_targets.iter().any(|t| !same_document(h, t)));
+            // Some header target differs from some HTML target exactly when, both being
+            // declared, they name more than one URL between them.
+            let disagree = !html_targets.is_empty()
+                && !header_targets.is_empty()
+                && distinct_targets(&effective).len() > 1;
             if !disagree {
                 continue;
             }

@@ -51,9 +51,19 @@ pub(super) fn distinct_targets<'a>(canonicals: &[&'a Canonical]) -> Vec<&'a Url>
         .collect()
 }
 
-/// "`a`, `b` and `c`".
+/// URLs named in one message; past this, "and N more".
+const MAX_LISTED: usize = 5;
+
+/// "`a`, `b` and `c`" (at most [`MAX_LISTED`], then "and N more").
 pub(super) fn listed(urls: &[&Url]) -> String {
-    let quoted: Vec<String> = urls.iter().map(|url| format!("`{url}`")).collect();
+    let mut quoted: Vec<String> = urls
+        .iter()
+        .take(MAX_LISTED)
+        .map(|url| format!("`{url}`"))
+        .collect();
+    if urls.len() > MAX_LISTED {
+        quoted.push(format!("{} more", urls.len() - MAX_LISTED));
+    }
     match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         _ => quoted.join(""),

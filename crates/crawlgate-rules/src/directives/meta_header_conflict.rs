@@ -1,6 +1,6 @@
 use super::read::{readable_pages, rules_words};
-use crate::support::directives_evidence;
 use crate::support::profiles;
+use crate::support::{MAX_SOURCES_QUOTED, directives_evidence_up_to};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
@@ -126,8 +126,8 @@ impl Rule for MetaHeaderConflict {
                             ),
                         )
                         .profile(&profile.name)
-                        .evidence_all(directives_evidence(&resource.url, &restricting))
-                        .evidence_all(directives_evidence(&resource.url, &allowing)),
+                        .evidence_all(directives_evidence_up_to(&resource.url, &restricting, MAX_SOURCES_QUOTED / 2))
+                        .evidence_all(directives_evidence_up_to(&resource.url, &allowing, MAX_SOURCES_QUOTED / 2)),
                     );
                 }
             }

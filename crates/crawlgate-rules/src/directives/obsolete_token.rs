@@ -1,9 +1,9 @@
-use super::read::{rules_read_by_any_profile, source_words};
-use crate::support::{directive_evidence, ok_pages};
+use super::read::{by_token, rules_read_by_any_profile, sources_words};
+use crate::support::{directives_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
-use crawlgate_core::signals::RobotsRule;
+use crawlgate_core::signals::{Directive, RobotsRule};
 
 declare_rule! {
     /// ## What it does
@@ -49,8 +49,13 @@ impl Rule for ObsoleteToken {
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            for rule in rules_read_by_any_profile(site, page) {
-                let RobotsRule::Obsolete(name) = &rule.rule else {
+            let read = rules_read_by_any_profile(site, page);
+            let obsolete = |rule: &Directive| matches!(rule.rule, RobotsRule::Obsolete(_));
+            for places in by_token(&read, obsolete) {
+                let Some(first) = places.first() else {
+                    continue;
+                };
+                let RobotsRule::Obsolete(name) = &first.rule else {
                     continue;
                 };
                 out.report(
@@ -58,12 +63,12 @@ impl Rule for ObsoleteToken {
                         resource.url.as_str(),
                         format!(
                             "`{}` in {} has no effect in Google: {}",
-                            rule.token,
-                            source_words(&rule.source),
+                            first.token,
+                            sources_words(&places),
                             why_unused(name)
                         ),
                     )
-                    .evidence(directive_evidence(&resource.url, &rule.source)),
+                    .evidence_all(directives_evidence(&resource.url, &places)),
                 );
             }
         }

@@ -1,9 +1,10 @@
 //! What the directive rules share: which pages a crawler reads robots rules on, which rules are
 //! read at all, and how a rule's source is named in messages.
 
-use crate::support::ok_pages;
+use crate::support::{ok_pages, shortened};
 use crawlgate_core::signals::{Directive, DirectiveSource, Profile};
 use crawlgate_core::site::{FetchedPage, Resource, Site};
+use std::collections::BTreeMap;
 
 /// Pages on which the profile at `profile_index` reads robots rules: a 2xx final response that
 /// robots.txt lets it crawl. (A disallowed page's rules are never read; `robots/blocked-noindex`
@@ -46,7 +47,7 @@ fn reads(profile: &Profile, rule: &Directive) -> bool {
 }
 
 /// Header values quoted in messages up to this many characters (the evidence has them whole).
-const MAX_QUOTED_VALUE: usize = 80;
+pub(super) const MAX_QUOTED_VALUE: usize = 80;
 
 /// Where a rule was read, in words: "the `robots` meta tag (line 3)", "the header
 /// `X-Robots-Tag: googlebot: noindex`".
@@ -65,9 +66,10 @@ pub(super) fn source_words(source: &DirectiveSource) -> String {
             }
         }
         DirectiveSource::Header { name, value } => {
-            let shown: String = value.chars().take(MAX_QUOTED_VALUE).collect();
-            let cut = if shown.len() < value.len() { "…" } else { "" };
-            format!("the header `{name}: {shown}{cut}`")
+            format!(
+                "the header `{name}: {}`",
+                shortened(value, MAX_QUOTED_VALUE)
+            )
         }
     }
 }
@@ -81,8 +83,20 @@ pub(super) fn rules_words(rules: &[&Directive]) -> String {
     let mut groups: Vec<(Vec<&str>, &DirectiveSource)> = Vec::new();
     for rule in rules {
         match groups.last_mut() {
-            Some((tokens, source)) if *source == &rule.source => tokens.push(&rule.token),
+            Some((tokens, source)) if *source == &rule.source => {
+                // A tag may repeat a word hundreds of times: name each once, the first few.
+                let known = tokens.iter().any(|t| t.eq_ignore_ascii_case(&rule.token));
+                if !known && tokens.len() <= MAX_NAMED {
+                    tokens.push(&rule.token);
+                }
+            }
             _ => groups.push((vec![&rule.token], &rule.source)),
+        }
+    }
+    for (tokens, _) in &mut groups {
+        if tokens.len() > MAX_NAMED {
+            tokens.truncate(MAX_NAMED);
+            tokens.push("…");
         }
     }
     let mut words: Vec<String> = groups
@@ -96,17 +110,44 @@ pub(super) fn rules_words(rules: &[&Directive]) -> String {
     words.join(" and ")
 }
 
-/// The distinct sources of `rules`, in words, joined with "and".
+/// The distinct sources of `rules`, in words, joined with "and" (the first few, then "more").
 pub(super) fn sources_words(rules: &[&Directive]) -> String {
     let mut sources: Vec<&DirectiveSource> = Vec::new();
+    let mut more = false;
     for rule in rules {
-        if sources.len() > MAX_NAMED {
+        if sources.contains(&&rule.source) {
+            continue;
+        }
+        if sources.len() == MAX_NAMED {
+            more = true;
             break;
         }
-        if !sources.contains(&&rule.source) {
-            sources.push(&rule.source);
+        sources.push(&rule.source);
+    }
+    let mut words: Vec<String> = sources.iter().map(|source| source_words(source)).collect();
+    if more {
+        words.push("more".to_owned());
+    }
+    words.join(" and ")
+}
+
+/// The rules `wanted` selects, grouped by token (case-insensitively), in order of first
+/// appearance: a word repeated in several tags or header lines is one finding, with each place
+/// as evidence.
+pub(super) fn by_token(
+    rules: &[Directive],
+    wanted: impl Fn(&Directive) -> bool,
+) -> Vec<Vec<&Directive>> {
+    let mut groups: Vec<Vec<&Directive>> = Vec::new();
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for rule in rules.iter().filter(|rule| wanted(rule)) {
+        let key = rule.token.to_ascii_lowercase();
+        if let Some(group) = index.get(&key).and_then(|&at| groups.get_mut(at)) {
+            group.push(rule);
+        } else {
+            index.insert(key, groups.len());
+            groups.push(vec![rule]);
         }
     }
-    let words: Vec<String> = sources.iter().map(|source| source_words(source)).collect();
-    words.join(" and ")
+    groups
 }

@@ -1,6 +1,6 @@
 use super::read::{readable_pages, sources_words};
-use crate::support::directives_evidence;
 use crate::support::profiles;
+use crate::support::{MAX_SOURCES_QUOTED, directives_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
@@ -85,7 +85,7 @@ impl Rule for RedundantSources {
                         .into_iter()
                         .chain(directives_evidence(&resource.url, &in_header))
                     {
-                        if !evidence.contains(&item) {
+                        if evidence.len() < MAX_SOURCES_QUOTED && !evidence.contains(&item) {
                             evidence.push(item);
                         }
                     }

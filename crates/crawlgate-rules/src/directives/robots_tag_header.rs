@@ -1,4 +1,5 @@
-use crate::support::ok_pages;
+use super::read::MAX_QUOTED_VALUE;
+use crate::support::{MAX_SOURCES_QUOTED, ok_pages, shortened};
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
 use crawlgate_core::{Evidence, Site};
@@ -61,14 +62,16 @@ impl Rule for RobotsTagHeader {
                     resource.url.as_str(),
                     format!(
                         "the draft `Robots-Tag: {}` header is sent; {advice}",
-                        first.value
+                        shortened(&first.value, MAX_QUOTED_VALUE)
                     ),
                 )
-                .evidence_all(draft.iter().map(|header| Evidence::HttpHeader {
-                    url: resource.url.to_string(),
-                    name: header.name.clone(),
-                    value: header.value.clone(),
-                })),
+                .evidence_all(draft.iter().take(MAX_SOURCES_QUOTED).map(
+                    |header| Evidence::HttpHeader {
+                        url: resource.url.to_string(),
+                        name: header.name.clone(),
+                        value: header.value.clone(),
+                    },
+                )),
             );
         }
     }

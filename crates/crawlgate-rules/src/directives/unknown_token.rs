@@ -1,5 +1,5 @@
-use super::read::{rules_read_by_any_profile, source_words};
-use crate::support::{directive_evidence, ok_pages};
+use super::read::{by_token, rules_read_by_any_profile, sources_words};
+use crate::support::{directives_evidence, ok_pages};
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
 use crawlgate_core::signals::RobotsRule;
@@ -67,29 +67,29 @@ impl Rule for UnknownToken {
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            for rule in rules_read_by_any_profile(site, page) {
-                if rule.rule != RobotsRule::Unknown {
+            let read = rules_read_by_any_profile(site, page);
+            for places in by_token(&read, |rule| rule.rule == RobotsRule::Unknown) {
+                let Some(first) = places.first() else {
                     continue;
-                }
-                let source = source_words(&rule.source);
-                let report = match meant_rule(&rule.token) {
+                };
+                let token = &first.token;
+                let sources = sources_words(&places);
+                let report = match meant_rule(token) {
                     Some(meant) => Report::new(
                         resource.url.as_str(),
                         format!(
-                            "`{}` in {source} is not a robots rule and is ignored; did you mean `{meant}`?",
-                            rule.token
+                            "`{token}` in {sources} is not a robots rule and is ignored; did you mean `{meant}`?"
                         ),
                     )
                     .severity(Severity::Warning),
                     None => Report::new(
                         resource.url.as_str(),
                         format!(
-                            "`{}` in {source} is not a robots rule Google documents, so it is ignored",
-                            rule.token
+                            "`{token}` in {sources} is not a robots rule Google documents, so it is ignored"
                         ),
                     ),
                 };
-                out.report(report.evidence(directive_evidence(&resource.url, &rule.source)));
+                out.report(report.evidence_all(directives_evidence(&resource.url, &places)));
             }
         }
     }
