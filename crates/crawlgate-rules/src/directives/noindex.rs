@@ -17,9 +17,10 @@ declare_rule! {
     /// in search results." This inventory is here so that an unintended noindex (a staging setting
     /// left on after launch, a CMS checkbox, a header added by a CDN or server rule) is seen before
     /// traffic drops. The dangerous combinations have their own, more severe rules: a noindex page
-    /// listed in a sitemap, disallowed in robots.txt, or named as another page's canonical.
-    /// Pages that robots.txt disallows are left out here: Google never reads their noindex
-    /// (`robots/blocked-noindex` reports them).
+    /// listed in a sitemap (`sitemap/url-noindex`), disallowed in robots.txt
+    /// (`robots/blocked-noindex`), or named as another page's canonical
+    /// (`canonical/target-noindex`). Pages that robots.txt disallows are left out here: Google
+    /// never reads their noindex.
     ///
     /// ## Example
     /// ```html
