@@ -262,6 +262,34 @@ fn a_googlebot_index_does_not_override_a_generic_noindex() {
 }
 
 #[test]
+fn each_rule_says_which_crawler_it_is_addressed_to() {
+    let meta = for_bot(&page("bot-override"), "googlebot");
+    let addressed: Vec<(&str, Option<&str>)> = meta
+        .rules
+        .iter()
+        .map(|d| (d.token.as_str(), d.bot.as_deref()))
+        .collect();
+    assert_eq!(
+        addressed,
+        [
+            ("noindex", None),
+            ("index", Some("googlebot")),
+            ("follow", Some("googlebot"))
+        ]
+    );
+    let headers = for_bot(&page("googlebot-header"), "googlebot");
+    let addressed: Vec<(&str, Option<&str>)> = headers
+        .rules
+        .iter()
+        .map(|d| (d.token.as_str(), d.bot.as_deref()))
+        .collect();
+    assert_eq!(
+        addressed,
+        [("noindex", Some("googlebot")), ("nofollow", None)]
+    );
+}
+
+#[test]
 fn unavailable_after_past_and_future() {
     let signals = page("unavailable-after");
     let googlebot = for_bot(&signals, "googlebot");

@@ -2,8 +2,10 @@
 
 use crawlgate_core::Evidence;
 use crawlgate_core::signals::Profile;
-use crawlgate_core::signals::{Canonical, DirectiveSource, LinkSource};
-use crawlgate_core::site::{LinkSample, Resource, ResourceState, Site, SitemapListing};
+use crawlgate_core::signals::{Canonical, Directive, DirectiveSource, HeadBreak, LinkSource};
+use crawlgate_core::site::{
+    FetchedPage, LinkSample, Resource, ResourceState, Site, SitemapListing,
+};
 use url::Url;
 
 /// The audited profiles with their positions in `site.profiles`.
@@ -45,6 +47,34 @@ pub(crate) fn directive_evidence(page: &Url, source: &DirectiveSource) -> Eviden
             value: value.clone(),
         },
     }
+}
+
+/// Sources quoted as evidence of one finding (a hostile page may repeat a tag a thousand times).
+pub(crate) const MAX_SOURCES_QUOTED: usize = 20;
+
+/// The sources of robots rules as evidence, each source once, in order, at most
+/// [`MAX_SOURCES_QUOTED`].
+pub(crate) fn directives_evidence(page: &Url, rules: &[&Directive]) -> Vec<Evidence> {
+    directives_evidence_up_to(page, rules, MAX_SOURCES_QUOTED)
+}
+
+/// Like [`directives_evidence`], at most `limit` sources (for findings quoting two sides).
+pub(crate) fn directives_evidence_up_to(
+    page: &Url,
+    rules: &[&Directive],
+    limit: usize,
+) -> Vec<Evidence> {
+    let mut evidence: Vec<Evidence> = Vec::new();
+    for rule in rules {
+        if evidence.len() >= limit {
+            break;
+        }
+        let item = directive_evidence(page, &rule.source);
+        if !evidence.contains(&item) {
+            evidence.push(item);
+        }
+    }
+    evidence
 }
 
 /// A canonical declaration, as evidence.
@@ -132,5 +162,60 @@ pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
         format!("1 {one}")
     } else {
         format!("{n} {many}")
+    }
+}
+
+/// Final responses with a 2xx status: the pages whose robots rules and canonicals a search engine
+/// reads. Error pages are left out: the same 404 template would otherwise repeat every finding
+/// once per broken URL.
+pub(crate) fn ok_pages(site: &Site) -> impl Iterator<Item = (&Resource, &FetchedPage)> {
+    site.fetched()
+        .filter(|(_, page)| (200..300).contains(&page.status))
+}
+
+/// The resource holding the final response for `resource`: itself, or the end of its redirect
+/// chain when that was fetched.
+pub(crate) fn final_response<'a>(
+    site: &'a Site,
+    resource: &'a Resource,
+) -> Option<(&'a Resource, &'a FetchedPage)> {
+    match &resource.state {
+        ResourceState::Fetched(page) => Some((resource, page)),
+        ResourceState::Redirected { final_url, .. } => {
+            let end = site.resource(final_url)?;
+            end.page().map(|page| (end, page))
+        }
+        ResourceState::Failed { .. } | ResourceState::NotFetched(_) => None,
+    }
+}
+
+/// The element that ended `<head>` early, in words: "`<img>` at line 2", "text at line 3".
+pub(crate) fn head_break_words(head_break: &HeadBreak) -> String {
+    let element = match head_break.cause.as_str() {
+        "#text" => "text".to_owned(),
+        name => format!("`<{name}>`"),
+    };
+    match head_break.line {
+        Some(line) => format!("{element} at line {line}"),
+        None => element,
+    }
+}
+
+/// The element that ended `<head>` early, as evidence.
+pub(crate) fn head_break_evidence(head_break: &HeadBreak) -> Evidence {
+    Evidence::Note {
+        text: format!(
+            "<head> ended early: {} is not allowed in <head>",
+            head_break_words(head_break)
+        ),
+    }
+}
+
+/// `text` cut to `max` characters, with `…` when cut: header values quoted in messages (the
+/// evidence keeps them whole).
+pub(crate) fn shortened(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
+        None => text.to_owned(),
     }
 }

@@ -6,7 +6,7 @@
 //! tag or header line it came from, so findings can quote it.
 
 use super::datetime::parse_unavailable_after;
-use super::limits::MAX_RULES_PER_HEADER;
+use super::limits::{MAX_QUOTED_SOURCE, MAX_RULES_PER_HEADER, MAX_RULES_PER_PAGE};
 use super::profile::Profile;
 use super::types::Signals;
 use jiff::Timestamp;
@@ -163,6 +163,12 @@ pub struct Directive {
     /// The rule as written, trimmed (`max-snippet: 20`).
     pub token: String,
     pub source: DirectiveSource,
+    /// The crawler the rule is addressed to, lowercase: the meta name when it is not `robots`
+    /// (`<meta name="googlebot">`), or the header prefix (`X-Robots-Tag: googlebot: noindex`).
+    /// `None` for rules addressed to every crawler. Google sums both kinds, so a crawler-specific
+    /// `index` cannot undo a generic `noindex` (`directives/bot-override-ineffective`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
 }
 
 /// `unavailable_after`, judged against the audit time.
@@ -188,7 +194,10 @@ pub struct Directives {
 
 impl Directives {
     /// Sums the rules of every robots meta tag whose name the profile reads (head or body) and
-    /// every header rule unprefixed or addressed to the profile.
+    /// every header rule unprefixed or addressed to the profile, up to
+    /// [`MAX_RULES_PER_PAGE`](super::limits::MAX_RULES_PER_PAGE) rules. Sources quote at most
+    /// [`MAX_QUOTED_SOURCE`](super::limits::MAX_QUOTED_SOURCE) bytes of a tag's content or a
+    /// header's value.
     pub fn for_profile(signals: &Signals, profile: &Profile, audit_time: Timestamp) -> Directives {
         let mut rules = Vec::new();
         for meta in signals
@@ -196,12 +205,14 @@ impl Directives {
             .iter()
             .filter(|meta| profile.reads_meta_name(&meta.name))
         {
+            let bot =
+                (!meta.name.eq_ignore_ascii_case("robots")).then(|| meta.name.to_ascii_lowercase());
             let source = DirectiveSource::MetaTag {
                 name: meta.name.clone(),
-                content: meta.content.clone(),
+                content: clipped(&meta.content),
                 line: meta.line,
                 in_head: meta.in_head,
-                raw: meta.raw.clone(),
+                raw: clipped(&meta.raw),
             };
             for token in meta
                 .content
@@ -210,27 +221,35 @@ impl Directives {
                 .filter(|token| !token.is_empty())
                 .take(MAX_RULES_PER_HEADER)
             {
+                if rules.len() >= MAX_RULES_PER_PAGE {
+                    break;
+                }
                 rules.push(Directive {
                     rule: RobotsRule::parse(token),
                     token: token.to_owned(),
                     source: source.clone(),
+                    bot: bot.clone(),
                 });
             }
         }
         for header in &signals.robots_headers {
             let source = DirectiveSource::Header {
                 name: header.name.clone(),
-                value: header.value.clone(),
+                value: clipped(&header.value),
             };
             for rule in header
                 .rules
                 .iter()
                 .filter(|rule| profile.reads_header_bot(rule.bot.as_deref()))
             {
+                if rules.len() >= MAX_RULES_PER_PAGE {
+                    break;
+                }
                 rules.push(Directive {
                     rule: RobotsRule::parse(&rule.rule),
                     token: rule.rule.clone(),
                     source: source.clone(),
+                    bot: rule.bot.clone(),
                 });
             }
         }
@@ -392,6 +411,15 @@ impl Directives {
     }
 }
 
+/// The first [`MAX_QUOTED_SOURCE`] bytes of `text`, cut on a character boundary.
+fn clipped(text: &str) -> String {
+    let mut end = text.len().min(MAX_QUOTED_SOURCE);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or_default().to_owned()
+}
+
 /// The smallest non-negative length, else `-1` (no limit) if that is all there is.
 fn most_restrictive_length(lengths: impl Iterator<Item = i64>) -> Option<i64> {
     lengths.fold(None, |best, length| match best {
@@ -456,6 +484,35 @@ mod tests {
         assert_eq!(most_restrictive_length([50, -1].into_iter()), Some(50));
         assert_eq!(most_restrictive_length([-1].into_iter()), Some(-1));
         assert_eq!(most_restrictive_length(std::iter::empty()), None);
+    }
+
+    #[test]
+    fn a_page_repeating_rules_is_read_up_to_the_cap() {
+        use crate::signals::types::{MetaRobots, Signals};
+        let content = ["noindex"; 300].join(", ") + &" ".repeat(20_000) + "é";
+        let tag = MetaRobots {
+            name: "robots".into(),
+            content: content.clone(),
+            raw: format!("<meta name=robots content=\"{content}\">"),
+            line: Some(1),
+            in_head: true,
+        };
+        let signals = Signals {
+            meta_robots: vec![tag; 10],
+            ..Signals::default()
+        };
+        let directives =
+            Directives::for_profile(&signals, &Profile::googlebot(), Timestamp::UNIX_EPOCH);
+        // 256 rules from each tag, until the page cap.
+        assert_eq!(directives.rules.len(), MAX_RULES_PER_PAGE);
+        assert!(directives.is_noindex());
+        let DirectiveSource::MetaTag { content, raw, .. } = &directives.rules[0].source else {
+            panic!("a meta tag source");
+        };
+        assert_eq!(content.len(), MAX_QUOTED_SOURCE);
+        assert!(raw.len() <= MAX_QUOTED_SOURCE);
+        // Cut on a character boundary: 8,192 is not a multiple of the 3 bytes of `€`.
+        assert_eq!(clipped(&"€".repeat(5_000)).len(), 8_190);
     }
 
     #[test]

@@ -87,6 +87,13 @@ pub mod limits {
     pub const MAX_HEADER_VALUE: usize = 64 * 1024;
     /// Image candidates read from one `srcset`.
     pub const MAX_SRCSET_CANDIDATES: usize = 64;
+    /// Robots rules summed per page for one profile. A real page has a handful; a hostile one
+    /// could repeat [`MAX_RULES_PER_HEADER`] rules in each of [`MAX_TAGS`] tags, and every rule
+    /// carries its source. Past the cap, later tags and header lines are not read.
+    pub const MAX_RULES_PER_PAGE: usize = 1_024;
+    /// Bytes of a meta tag's `content` or a header's value quoted in each rule's source (the
+    /// REP extension draft's parse minimum): each rule carries a copy.
+    pub const MAX_QUOTED_SOURCE: usize = 8 * 1024;
 }
 
 /// Extracts every signal from one response. Never fails and never panics: what cannot be read
@@ -122,13 +129,21 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
 
 impl Signals {
     /// The canonicals a search engine would consider: `<link rel=canonical>` inside `<head>` and
-    /// `Link: <…>; rel="canonical"` headers, resolved, without those carrying `hreflang`, `lang`,
-    /// `media` or `type` (Google does not use those for canonicalization). Source order, HTML
-    /// first. Rules compare these; the lint rules read [`Signals::canonicals`] for the rest.
+    /// `Link: <…>; rel="canonical"` headers, resolved to an `http` or `https` URL, without those
+    /// carrying `hreflang`, `lang`, `media` or `type` (Google does not use those for
+    /// canonicalization). A `mailto:` or `javascript:` canonical is ignored like an unparseable
+    /// one. Source order, HTML first. Rules compare these; the lint rules read
+    /// [`Signals::canonicals`] for the rest.
     pub fn effective_canonicals(&self) -> Vec<&Canonical> {
         self.canonicals
             .iter()
-            .filter(|canonical| canonical.resolved.is_some() && canonical.is_effective())
+            .filter(|canonical| {
+                canonical
+                    .resolved
+                    .as_ref()
+                    .is_some_and(|url| matches!(url.scheme(), "http" | "https"))
+                    && canonical.is_effective()
+            })
             .collect()
     }
 
@@ -202,5 +217,18 @@ mod tests {
             .filter_map(|c| c.resolved.as_ref().map(Url::as_str))
             .collect();
         assert_eq!(effective, ["https://example.com/c"]);
+    }
+
+    #[test]
+    fn canonicals_to_other_schemes_are_not_effective() {
+        let body = br#"<head>
+            <link rel=canonical href="mailto:team@example.com">
+            <link rel=canonical href="javascript:void(0)">
+            <link rel=canonical href="ftp://example.com/a">
+            </head>"#;
+        let signals = page(&[], body);
+        assert_eq!(signals.canonicals.len(), 3);
+        assert!(signals.canonicals.iter().all(|c| c.resolved.is_some()));
+        assert!(signals.effective_canonicals().is_empty());
     }
 }

@@ -1,4 +1,4 @@
-use crate::support::canonical_evidence;
+use crate::support::{canonical_evidence, head_break_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
@@ -27,7 +27,7 @@ declare_rule! {
     pub struct OutsideHead {
         id: "canonical/outside-head",
         severity: Error,
-        summary: "rel=canonical is in <body>, where Google ignores it",
+        summary: "rel=canonical is in `<body>`, where Google ignores it",
     }
 }
 
@@ -37,7 +37,7 @@ impl Rule for OutsideHead {
     }
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (resource, page) in site.fetched() {
+        for (resource, page) in ok_pages(site) {
             for canonical in &page.signals.canonicals {
                 if !matches!(canonical.source, LinkSource::Html { in_head: false, .. }) {
                     continue;
@@ -51,18 +51,7 @@ impl Rule for OutsideHead {
                 )
                 .evidence(canonical_evidence(&resource.url, canonical));
                 if let Some(head_break) = &page.signals.head_break {
-                    report = report.evidence(crawlgate_core::Evidence::Note {
-                        text: match head_break.line {
-                            Some(line) => format!(
-                                "<head> ended early at line {line}: `{}` is not allowed in <head>",
-                                head_break.cause
-                            ),
-                            None => format!(
-                                "<head> ended early: `{}` is not allowed in <head>",
-                                head_break.cause
-                            ),
-                        },
-                    });
+                    report = report.evidence(head_break_evidence(head_break));
                 }
                 out.report(report);
             }
