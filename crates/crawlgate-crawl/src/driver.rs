@@ -72,6 +72,7 @@ pub async fn crawl(
             }
             Some(joined) = driver.running.join_next_with_id() => {
                 driver.completed(joined);
+                forward(&mut driver.crawl, on_event);
                 on_event(&CrawlEvent::Progress(driver.crawl.progress()));
             }
         }

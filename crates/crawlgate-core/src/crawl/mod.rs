@@ -296,17 +296,21 @@ impl Crawl {
         if self.stopped.is_some() {
             return None;
         }
-        if let Some(origin) = self.robots_queue.pop_front() {
-            let url = Url::parse(&format!("{origin}/robots.txt")).ok()?;
-            return Some(self.issue(url, RequestKind::Robots, Purpose::Robots));
-        }
-        if let Some(index) = self.sitemap_queue.pop_front() {
-            let url = self.sitemaps[index].file.url.clone();
-            return Some(self.issue(url, RequestKind::Sitemap, Purpose::Sitemap(index)));
-        }
-        for queue in [QueueName::Links, QueueName::Assets, QueueName::Seeds] {
-            if let Some(request) = self.next_from(queue) {
-                return Some(request);
+        // Two passes: popping a URL of an origin not met yet holds it back and queues that
+        // origin's robots.txt, which the second pass hands out.
+        for _ in 0..2 {
+            if let Some(origin) = self.robots_queue.pop_front() {
+                let url = Url::parse(&format!("{origin}/robots.txt")).ok()?;
+                return Some(self.issue(url, RequestKind::Robots, Purpose::Robots));
+            }
+            if let Some(index) = self.sitemap_queue.pop_front() {
+                let url = self.sitemaps[index].file.url.clone();
+                return Some(self.issue(url, RequestKind::Sitemap, Purpose::Sitemap(index)));
+            }
+            for queue in [QueueName::Links, QueueName::Assets, QueueName::Seeds] {
+                if let Some(request) = self.next_from(queue) {
+                    return Some(request);
+                }
             }
         }
         None

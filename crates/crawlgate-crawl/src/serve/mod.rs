@@ -32,6 +32,8 @@ use url::Url;
 const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// Requests remembered for [`SiteServer::requests`].
 const MAX_LOGGED_REQUESTS: usize = 100_000;
+/// Distinct User-Agent values remembered for [`SiteServer::user_agents`].
+const MAX_USER_AGENTS: usize = 100;
 
 /// Why a site cannot be served.
 #[derive(Debug, Error)]
@@ -124,6 +126,15 @@ impl SiteServer {
             .clone()
     }
 
+    /// The distinct `User-Agent` values received, in the order first seen (empty for none).
+    pub fn user_agents(&self) -> Vec<String> {
+        self.counters
+            .user_agents
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// How many requests were being answered at once, at most (from arrival until the
     /// response headers were ready: route delays count).
     pub fn peak_in_flight(&self) -> usize {
@@ -142,17 +153,27 @@ struct Counters {
     in_flight: AtomicUsize,
     peak: AtomicUsize,
     log: Mutex<Vec<String>>,
+    user_agents: Mutex<Vec<String>>,
 }
 
 impl Counters {
     /// Count a request as being answered until the returned guard drops (also when the client
     /// goes away mid-delay).
-    fn arrived(self: &Arc<Self>, target: &str) -> Answering {
+    fn arrived(self: &Arc<Self>, target: &str, user_agent: Option<&[u8]>) -> Answering {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.peak.fetch_max(now, Ordering::SeqCst);
         let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
         if log.len() < MAX_LOGGED_REQUESTS {
             log.push(target.to_owned());
+        }
+        drop(log);
+        let user_agent = String::from_utf8_lossy(user_agent.unwrap_or_default());
+        let mut agents = self
+            .user_agents
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if agents.len() < MAX_USER_AGENTS && !agents.iter().any(|a| *a == user_agent) {
+            agents.push(user_agent.into_owned());
         }
         Answering(Arc::clone(self))
     }
@@ -214,7 +235,11 @@ async fn accept_loop(
                         .uri()
                         .path_and_query()
                         .map_or_else(|| request.uri().path().to_owned(), ToString::to_string);
-                    let _answering = counters.arrived(&target);
+                    let user_agent = request
+                        .headers()
+                        .get(hyper::header::USER_AGENT)
+                        .map(hyper::header::HeaderValue::as_bytes);
+                    let _answering = counters.arrived(&target, user_agent);
                     respond::respond(&site, &request).await
                 }
             });

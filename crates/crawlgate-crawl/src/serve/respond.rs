@@ -62,9 +62,8 @@ fn build(site: &ServedSite, path: &str, route: Option<&Route>) -> Response<Serve
         }
     });
     let content_type = match &named {
-        Some(name) => content_type_of(name),
-        None if data.starts_with(b"<") => "text/html; charset=utf-8",
-        None => "text/plain; charset=utf-8",
+        Some(name) => content_type_of(name, &data),
+        None => content_type_of("", &data),
     };
 
     let mut response = Response::new(ServedBody::new(Bytes::new()));
@@ -119,12 +118,19 @@ fn gzip(data: &[u8]) -> Bytes {
     Bytes::from(encoder.finish().unwrap_or_default())
 }
 
-/// The content type served for a file name, from its extension.
-pub(crate) fn content_type_of(name: &str) -> &'static str {
-    let extension = name
-        .rsplit_once('.')
-        .map(|(_, ext)| ext.to_ascii_lowercase())
-        .unwrap_or_default();
+/// The content type served for a file, from its extension; a file without one is HTML when it
+/// starts with `<` (fixture pages are often named like their URL path: `about`, `blog/post`),
+/// else plain text.
+pub(crate) fn content_type_of(name: &str, data: &[u8]) -> &'static str {
+    let file_name = name.rsplit('/').next().unwrap_or(name);
+    let Some((_, extension)) = file_name.rsplit_once('.') else {
+        return if data.trim_ascii_start().starts_with(b"<") {
+            "text/html; charset=utf-8"
+        } else {
+            "text/plain; charset=utf-8"
+        };
+    };
+    let extension = extension.to_ascii_lowercase();
     match extension.as_str() {
         "html" | "htm" => "text/html; charset=utf-8",
         "xml" => "application/xml",
@@ -173,11 +179,28 @@ mod tests {
 
     #[test]
     fn content_types_follow_the_extension() {
-        assert_eq!(content_type_of("a/index.html"), "text/html; charset=utf-8");
-        assert_eq!(content_type_of("sitemap.XML"), "application/xml");
-        assert_eq!(content_type_of("sitemap.xml.gz"), "application/gzip");
-        assert_eq!(content_type_of("robots.txt"), "text/plain; charset=utf-8");
-        assert_eq!(content_type_of("noext"), "application/octet-stream");
+        assert_eq!(
+            content_type_of("a/index.html", b""),
+            "text/html; charset=utf-8"
+        );
+        assert_eq!(content_type_of("sitemap.XML", b""), "application/xml");
+        assert_eq!(content_type_of("sitemap.xml.gz", b""), "application/gzip");
+        assert_eq!(
+            content_type_of("robots.txt", b""),
+            "text/plain; charset=utf-8"
+        );
+        assert_eq!(
+            content_type_of("data.bin", b"<"),
+            "application/octet-stream"
+        );
+        assert_eq!(
+            content_type_of("v1.2/about", b"\n <!doctype html>"),
+            "text/html; charset=utf-8"
+        );
+        assert_eq!(
+            content_type_of("notes", b"hello"),
+            "text/plain; charset=utf-8"
+        );
     }
 
     #[test]

@@ -213,15 +213,24 @@ mod tests {
         "#;
         let site = ServedSite::from_files([("_routes.toml", routes.as_bytes().to_vec())]).unwrap();
         assert_eq!(site.route_for("/old", None).unwrap().status, Some(301));
-        assert_eq!(site.route_for("/old", Some("x=1")).unwrap().status, Some(410));
-        assert_eq!(site.route_for("/old", Some("y=2")).unwrap().status, Some(301));
+        assert_eq!(
+            site.route_for("/old", Some("x=1")).unwrap().status,
+            Some(410)
+        );
+        assert_eq!(
+            site.route_for("/old", Some("y=2")).unwrap().status,
+            Some(301)
+        );
         assert!(site.file_for("/_routes.toml").is_none());
     }
 
     #[test]
     fn the_origin_placeholder_is_filled_in_files_and_routes() {
         let site = ServedSite::new()
-            .file("robots.txt", "Sitemap: {{origin}}/a.xml\nSitemap: {{origin}}/b.xml\n")
+            .file(
+                "robots.txt",
+                "Sitemap: {{origin}}/a.xml\nSitemap: {{origin}}/b.xml\n",
+            )
             .route(Route::redirect("/old", 301, "{{origin}}/new"))
             .with_origin("http://127.0.0.1:9");
         let (_, robots) = site.file_for("/robots.txt").unwrap();
