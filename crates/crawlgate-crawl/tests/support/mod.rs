@@ -29,7 +29,7 @@ pub(crate) fn http() -> HttpOptions {
 pub(crate) fn page(links: &[&str]) -> String {
     let anchors: String = links
         .iter()
-        .map(|href| format!("<a href=\"{href}\">{href}</a>\n"))
+        .map(|href| ["<a href=\"", href, "\">", href, "</a>\n"].concat())
         .collect();
     format!("<!doctype html><html><head><title>t</title></head><body>\n{anchors}</body></html>\n")
 }
