@@ -23,6 +23,8 @@ enum Command {
     Robots(commands::robots::RobotsArgs),
     /// Check a sitemap file.
     Sitemap(commands::sitemap::SitemapArgs),
+    /// Crawl a site and write what it saw, one JSON line per URL.
+    Crawl(commands::crawl::CrawlCommandArgs),
 }
 
 /// Exit codes (README.md, "Exit codes"); clap itself exits 2 on usage errors.
@@ -35,6 +37,8 @@ pub(crate) mod exit {
     pub(crate) const FINDINGS: u8 = 1;
     /// Usage or runtime error.
     pub(crate) const ERROR: u8 = 2;
+    /// Inconclusive: the start URL gave no response.
+    pub(crate) const INCONCLUSIVE: u8 = 3;
 
     pub(crate) fn code(code: u8) -> ExitCode {
         ExitCode::from(code)
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Robots(args) => commands::robots::run(args),
         Command::Sitemap(args) => commands::sitemap::run(args),
+        Command::Crawl(args) => commands::crawl::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -1,4 +1,7 @@
 //! One module per top-level subcommand.
 
+pub(crate) mod crawl;
+pub(crate) mod crawl_args;
+pub(crate) mod net;
 pub(crate) mod robots;
 pub(crate) mod sitemap;
