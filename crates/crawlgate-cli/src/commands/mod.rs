@@ -5,3 +5,4 @@ pub(crate) mod crawl_args;
 pub(crate) mod net;
 pub(crate) mod robots;
 pub(crate) mod sitemap;
+pub(crate) mod sitemap_fetch;
