@@ -179,19 +179,6 @@ fn standard_input_is_read_with_a_dash() {
 }
 
 #[test]
-fn a_url_argument_says_fetching_comes_with_the_crawler() {
-    let output = crawlgate(&["sitemap", "check", "https://example.com/sitemap.xml"]);
-    assert_eq!(output.status.code(), Some(2));
-    let message = stderr(&output);
-    assert!(message.contains("arrives with the crawler"), "{message}");
-    assert!(
-        message.contains("--url https://example.com/sitemap.xml"),
-        "{message}"
-    );
-    assert!(output.stdout.is_empty());
-}
-
-#[test]
 fn a_missing_file_is_a_usage_error() {
     let output = crawlgate(&["sitemap", "check", "no/such/sitemap.xml"]);
     assert_eq!(output.status.code(), Some(2));

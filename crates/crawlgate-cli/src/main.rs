@@ -27,6 +27,8 @@ enum Command {
     Rules(commands::rules::RulesArgs),
     /// Explain a rule: what it checks, why it matters, how to fix it.
     Explain(commands::rules::ExplainArgs),
+    /// Crawl a site and write what it saw, one JSON line per URL.
+    Crawl(commands::crawl::CrawlCommandArgs),
 }
 
 /// Exit codes (README.md, "Exit codes"); clap itself exits 2 on usage errors.
@@ -39,6 +41,8 @@ pub(crate) mod exit {
     pub(crate) const FINDINGS: u8 = 1;
     /// Usage or runtime error.
     pub(crate) const ERROR: u8 = 2;
+    /// Inconclusive: the start URL gave no response.
+    pub(crate) const INCONCLUSIVE: u8 = 3;
 
     pub(crate) fn code(code: u8) -> ExitCode {
         ExitCode::from(code)
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
         Command::Sitemap(args) => commands::sitemap::run(args),
         Command::Rules(args) => commands::rules::list(&args),
         Command::Explain(args) => commands::rules::explain(&args),
+        Command::Crawl(args) => commands::crawl::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -481,3 +481,57 @@ fn robots_txt_of_hosts_a_sitemap_lists_is_fetched_as_cross_submit_proof() {
     assert!(!site.robots.contains_key("http://partner.test"));
     assert!(site.stats.bounds_hit.is_empty());
 }
+
+#[test]
+fn an_allowed_host_linked_from_a_page_has_its_robots_txt_fetched_then_is_crawled() {
+    let site = OfflineSite::default()
+        .with(
+            ROOT,
+            html(r#"<a href="http://docs.site.test/guide">guide</a>"#),
+        )
+        .with(
+            "http://docs.site.test/robots.txt",
+            text("User-agent: *\nDisallow: /private\n"),
+        )
+        .with("http://docs.site.test/guide", html("<p>guide</p>"));
+    let mut config = config();
+    config.scope.allow_hosts = vec!["docs.site.test".to_owned()];
+    let crawled = site.crawl(config).unwrap();
+    let guide = Url::parse("http://docs.site.test/guide").unwrap();
+    assert!(matches!(
+        crawled.resource(&guide).unwrap().state,
+        ResourceState::Fetched(_)
+    ));
+    assert_eq!(
+        crawled.robots_for(&guide).map(|r| r.effect),
+        Some(RobotsEffect::Rules)
+    );
+}
+
+#[test]
+fn a_sitemap_cut_at_the_byte_cap_is_reported_as_read_partially() {
+    let mut body = urlset(&["/a"]);
+    body.push_str(&" ".repeat(5_000));
+    let site = small_site().with("http://site.test/sitemap.xml", xml(&body));
+    let mut config = config();
+    config.bounds.max_sitemap_bytes = 1_000;
+    let crawled = site.crawl(config).unwrap();
+    let sitemap = crawled
+        .sitemaps
+        .iter()
+        .find(|s| s.url == url("/sitemap.xml"))
+        .unwrap();
+    let summary = sitemap.summary().expect("parsed");
+    assert!(summary.truncated);
+    assert!(
+        summary
+            .issues
+            .iter()
+            .any(|issue| issue.rule == "sitemap/fetch-error"
+                && issue.message.contains("cap of 1000 bytes")),
+        "{:?}",
+        summary.issues
+    );
+    // The entries read before the cut are kept.
+    assert_eq!(sitemap.entries().len(), 1);
+}

@@ -1,5 +1,9 @@
 //! One module per top-level subcommand.
 
+pub(crate) mod crawl;
+pub(crate) mod crawl_args;
+pub(crate) mod net;
 pub(crate) mod robots;
 pub(crate) mod rules;
 pub(crate) mod sitemap;
+pub(crate) mod sitemap_fetch;

@@ -1,9 +1,12 @@
 //! `crawlgate robots test` and `crawlgate robots lint`.
 //!
 //! Both read a robots.txt file with the semantics of a 200 response carrying that body
-//! (`RobotsTxt::parse_fetched`: Googlebot's 500 KiB cut). The work is done on the body bytes
-//! ([`test_body`], [`lint_body`]) so a body fetched over HTTP can be plugged in unchanged.
+//! (`RobotsTxt::parse_fetched`: Googlebot's 500 KiB cut), or fetch one over HTTP when given a URL
+//! (`crawlgate_crawl::fetch_robots`: Google's status semantics; a non-2xx answer or a failure
+//! decides every verdict, as it does for Googlebot). The work is done on the body bytes
+//! ([`test_body`], [`lint_body`]).
 
+use crate::commands::net;
 use crate::exit;
 use anyhow::{Context, bail};
 use crawlgate_core::Severity;
@@ -12,10 +15,14 @@ use crawlgate_core::robots::{
     AgentRules, Directive, GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query,
     product_token_of_header,
 };
+use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
+use crawlgate_core::site::{FailureKind, RobotsEffect, RobotsFile};
+use crawlgate_crawl::{HttpOptions, fetch_robots};
 use serde::Serialize;
 use std::io::{BufRead, BufWriter, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use url::Url;
 
 /// Test URLs against a robots.txt, or lint one.
 #[derive(Debug, clap::Args)]
@@ -44,8 +51,10 @@ enum RobotsCommand {
     after_help = "Examples:\n  crawlgate robots test robots.txt --user-agent Googlebot /private/x https://example.com/a?b=c\n  crawlgate robots test robots.txt --user-agent Googlebot --json --urls-from urls.txt"
 )]
 struct TestArgs {
-    /// The robots.txt file (fetching a robots.txt URL arrives with the crawler).
-    #[arg(value_name = "FILE")]
+    /// The robots.txt file, or a URL: the robots.txt of that URL's scheme, host and port is
+    /// fetched with Google's status semantics (2xx: its rules; 4xx but 429: everything allowed;
+    /// 5xx, 429 or no response: everything disallowed; at most 5 redirects).
+    #[arg(value_name = "FILE|URL")]
     file: String,
 
     /// The crawler's product token, e.g. `Googlebot`.
@@ -92,8 +101,9 @@ struct TestArgs {
     after_help = "Examples:\n  crawlgate robots lint robots.txt\n  crawlgate robots lint robots.txt --fail-on error --user-agent googlebot --user-agent bingbot"
 )]
 struct LintArgs {
-    /// The robots.txt file (fetching a robots.txt URL arrives with the crawler).
-    #[arg(value_name = "FILE")]
+    /// The robots.txt file, or a URL (its origin's robots.txt is fetched; a non-2xx answer or a
+    /// failure is reported as the issue Google would see).
+    #[arg(value_name = "FILE|URL")]
     file: String,
 
     /// Print one JSON object per issue, with the keys `file`, `line`, `column`, `severity`,
@@ -136,6 +146,28 @@ const LINT_MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 const MAX_URL_LINE_BYTES: usize = 64 * 1024;
 
 pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
+    let file = match &args.command {
+        RobotsCommand::Test(test) => &test.file,
+        RobotsCommand::Lint(lint) => &lint.file,
+    };
+    if let Some(url) = net::as_url(file) {
+        let robots = fetch(&url?)?;
+        return match args.command {
+            RobotsCommand::Test(args) => match robots.effect {
+                RobotsEffect::Rules => test_body(robots.body().unwrap_or_default(), &args),
+                RobotsEffect::AllowAll => test_body(b"", &args),
+                RobotsEffect::DisallowAll => test_all_disallowed(&robots, &args),
+            },
+            RobotsCommand::Lint(args) => match robots.effect {
+                RobotsEffect::Rules => lint_body(
+                    robots.url.as_str(),
+                    robots.body().unwrap_or_default(),
+                    &args,
+                ),
+                _ => lint_fetch_outcome(&robots, &args),
+            },
+        };
+    }
     match args.command {
         RobotsCommand::Test(args) => {
             // Google parses only the first 500 KiB, so nothing past it is read.
@@ -156,16 +188,126 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file. A URL
-/// is refused with a clear message until the crawler lands.
-fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
-    let lower = file.to_ascii_lowercase();
-    if lower.starts_with("http://") || lower.starts_with("https://") {
-        bail!(
-            "`{file}` is a URL; fetching robots.txt over HTTP arrives with the crawler. For now, \
-             save it (e.g. `curl -o robots.txt {file}`) and pass the file's path"
+/// Fetch the robots.txt governing `url`, saying on stderr what the answer means for Googlebot.
+fn fetch(url: &Url) -> anyhow::Result<RobotsFile> {
+    let runtime = net::runtime()?;
+    let robots = runtime.block_on(fetch_robots(url, &HttpOptions::default()));
+    if url.path() != "/robots.txt" {
+        eprintln!(
+            "note: a robots.txt is valid only at the root of its host: fetched {}",
+            robots.url
         );
     }
+    for hop in &robots.hops {
+        eprintln!(
+            "note: {} answered {}, redirecting to {}",
+            hop.url,
+            hop.status,
+            hop.location.as_deref().unwrap_or("?")
+        );
+    }
+    if robots.effect != RobotsEffect::Rules {
+        eprintln!("note: {}: {}", robots.url, robots.effect_reason);
+    }
+    if robots
+        .outcome
+        .as_ref()
+        .is_ok_and(|received| received.body_truncated)
+    {
+        eprintln!(
+            "note: {} is longer than {} bytes; only that much was read (Google reads {GOOGLE_MAX_ROBOTS_BYTES})",
+            robots.url,
+            robots.body().map_or(0, <[u8]>::len)
+        );
+    }
+    Ok(robots)
+}
+
+/// `robots test` when robots.txt is unreachable: Googlebot crawls nothing.
+fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<ExitCode> {
+    let token = product_token(&args.user_agent)?;
+    let reason = format!("robots.txt {}", robots.effect.as_str());
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut tested = 0u64;
+    let mut test = |url: &str, out: &mut BufWriter<_>| -> anyhow::Result<()> {
+        tested += 1;
+        if args.json {
+            let record = TestRecord {
+                url,
+                allowed: false,
+                user_agent: token,
+                line: None,
+                directive: None,
+                pattern: None,
+            };
+            serde_json::to_writer(&mut *out, &record)?;
+            writeln!(out)?;
+        } else {
+            writeln!(out, "disallowed\t{url}\t{reason}")?;
+        }
+        Ok(())
+    };
+    if let Some(source) = &args.urls_from {
+        for_each_line(source, |url| test(url, &mut out))?;
+    } else {
+        for url in &args.urls {
+            test(url, &mut out)?;
+        }
+    }
+    out.flush()?;
+    if tested == 0 {
+        bail!(
+            "no URL to test: give URLs after the robots.txt URL, or --urls-from FILE (`-` for stdin)"
+        );
+    }
+    Ok(exit::code(exit::OK))
+}
+
+/// `robots lint` when the fetch gave no robots.txt to parse: the outcome is the one issue, under
+/// the rule the catalogue gives it.
+fn lint_fetch_outcome(robots: &RobotsFile, args: &LintArgs) -> anyhow::Result<ExitCode> {
+    let redirects_exhausted = robots.hops.len() > ROBOTS_MAX_REDIRECTS
+        || matches!(
+            robots.outcome,
+            Err((FailureKind::TooManyRedirects | FailureKind::RedirectLoop, _))
+        );
+    let (severity, rule) = if redirects_exhausted {
+        (Severity::Error, "robots/redirect-too-long")
+    } else {
+        match (robots.effect, robots.status()) {
+            (RobotsEffect::DisallowAll, _) => (Severity::Critical, "robots/unreachable"),
+            (_, Some(401 | 403)) => (Severity::Warning, "robots/auth-or-forbidden"),
+            _ => (Severity::Notice, "robots/missing"),
+        }
+    };
+    let name = robots.url.as_str();
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    if args.json {
+        let record = LintRecord {
+            file: name,
+            line: None,
+            column: None,
+            severity,
+            rule,
+            message: &robots.effect_reason,
+        };
+        serde_json::to_writer(&mut out, &record)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "{name}: {severity}[{rule}]: {}", robots.effect_reason)?;
+    }
+    out.flush()?;
+    let failed = args
+        .fail_on
+        .0
+        .is_some_and(|threshold| severity >= threshold);
+    Ok(exit::code(if failed { exit::FINDINGS } else { exit::OK }))
+}
+
+/// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file.
+fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
     let context = || format!("cannot read robots.txt file `{file}`");
     let opened = std::fs::File::open(file).with_context(context)?;
     let mut body = Vec::new();

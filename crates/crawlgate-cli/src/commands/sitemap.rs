@@ -1,10 +1,14 @@
-//! `crawlgate sitemap check FILE`: read one sitemap, print what it holds and every issue.
+//! `crawlgate sitemap check FILE|URL`: read one sitemap, print what it holds and every issue. Given
+//! a URL, it is fetched and, for an index, so are its children (bounded: index depth 3, 1,000
+//! sitemaps; cycles skipped).
 //!
-//! The work is done by [`check`], which takes any reader: a file today, a fetched body once the
-//! crawler lands (it will call `check` with the response body and the URL it came from).
+//! The work is done by [`check`], which takes any reader: a file, or a fetched body with the URL
+//! it came from.
 
+use crate::commands::net;
+use crate::commands::sitemap_fetch;
 use crate::exit;
-use anyhow::{Context, bail};
+use anyhow::Context;
 use crawlgate_core::sitemap::{self, Entry, SitemapKind, SitemapOptions, SitemapSummary};
 use crawlgate_core::{Issue, Severity};
 use serde::Serialize;
@@ -28,14 +32,22 @@ pub(crate) struct SitemapArgs {
 enum SitemapCommand {
     /// Check a sitemap (XML, sitemap index, text, RSS or Atom; gzip or not): print its kind, entry
     /// count, sizes, child sitemaps, and every issue as `FILE:LINE:COL: severity[rule-id]: message`.
+    ///
+    /// Given a URL, the sitemap is fetched (redirects followed, at most 51 MiB read) and, when it
+    /// is an index, its children too, depth first (at most 3 levels and 1,000 sitemaps; a child
+    /// leading back to an ancestor is reported as `sitemap/cycle` and not read again). A sitemap
+    /// that answers non-2xx or not at all is reported as `sitemap/fetch-error`. With --json, one
+    /// JSON object per sitemap.
     Check(CheckArgs),
 }
 
 #[derive(Debug, clap::Args)]
 struct CheckArgs {
-    /// The sitemap file (`-` reads standard input).
+    /// The sitemap file (`-` reads standard input), or its URL.
+    #[arg(value_name = "FILE|URL")]
     file: String,
-    /// The URL the sitemap is served at, for the cross-host and directory-scope checks.
+    /// The URL the sitemap is served at, for the cross-host and directory-scope checks (for a
+    /// fetched sitemap: the URL it was fetched from, after redirects).
     #[arg(long, value_name = "URL")]
     url: Option<url::Url>,
     /// Print one JSON object instead of text.
@@ -54,7 +66,7 @@ struct CheckArgs {
 
 /// The exit threshold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum FailOn {
+pub(crate) enum FailOn {
     Critical,
     Error,
     Warning,
@@ -63,7 +75,7 @@ enum FailOn {
 }
 
 impl FailOn {
-    fn fails(self, issues: &[Issue]) -> bool {
+    pub(crate) fn fails(self, issues: &[Issue]) -> bool {
         let threshold = match self {
             FailOn::Critical => Severity::Critical,
             FailOn::Error => Severity::Error,
@@ -85,16 +97,8 @@ pub(crate) enum Output {
 
 pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
     let SitemapCommand::Check(args) = args.command;
-    if args.file.starts_with("http://") || args.file.starts_with("https://") {
-        bail!(
-            "`{url}` is a URL: fetching sitemaps arrives with the crawler. For now, download it \
-             and check the file: curl -o sitemap.xml {url} && crawlgate sitemap check \
-             sitemap.xml --url {url}",
-            url = args.file
-        );
-    }
     let mut options = SitemapOptions::new(args.check_time.unwrap_or_else(jiff::Timestamp::now));
-    options.url = args.url;
+    options.url.clone_from(&args.url);
     let output = if args.json {
         Output::Json
     } else if args.urls {
@@ -102,9 +106,12 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
     } else {
         Output::Text
     };
+    if let Some(url) = net::as_url(&args.file) {
+        return sitemap_fetch::check_url(&url?, &options, output, args.fail_on);
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let summary = if args.file == "-" {
+    let checked = if args.file == "-" {
         check(io::stdin().lock(), "-", &options, output, &mut out)?
     } else {
         let path = PathBuf::from(&args.file);
@@ -112,11 +119,17 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
         check(file, &args.file, &options, output, &mut out)?
     };
     out.flush()?;
-    Ok(exit::code(if args.fail_on.fails(&summary.issues) {
+    Ok(exit::code(if args.fail_on.fails(&checked.summary.issues) {
         exit::FINDINGS
     } else {
         exit::OK
     }))
+}
+
+/// What [`check`] read: the summary, and an index's child sitemaps (all an index may have).
+pub(crate) struct Checked {
+    pub(crate) summary: SitemapSummary,
+    pub(crate) children: Vec<String>,
 }
 
 /// Reads one sitemap from `input` and prints the result to `out`; `name` stands for the
@@ -127,31 +140,23 @@ pub(crate) fn check(
     options: &SitemapOptions,
     output: Output,
     out: &mut impl Write,
-) -> anyhow::Result<SitemapSummary> {
-    // The kind is known only at the end: keep the first locations in case it is an index.
-    let max_children = if output == Output::Json {
-        MAX_JSON_CHILDREN
-    } else {
-        MAX_LISTED_CHILDREN
-    };
+) -> anyhow::Result<Checked> {
+    // The kind is known only at the end: keep the locations in case it is an index.
     let mut children = Vec::new();
     let mut more_children = 0u64;
     let mut write_error = None;
     // Entries are only looked at: borrowing them lets the parser reuse their memory.
-    let summary = sitemap::parse_borrowed(input, options, |entry: &Entry| match output {
-        Output::Urls => {
-            if write_error.is_none()
-                && let Err(error) = writeln!(out, "{}", entry.loc)
-            {
-                write_error = Some(error);
-            }
+    let summary = sitemap::parse_borrowed(input, options, |entry: &Entry| {
+        if output == Output::Urls
+            && write_error.is_none()
+            && let Err(error) = writeln!(out, "{}", entry.loc)
+        {
+            write_error = Some(error);
         }
-        Output::Text | Output::Json => {
-            if children.len() < max_children {
-                children.push(entry.loc.clone());
-            } else {
-                more_children += 1;
-            }
+        if children.len() < MAX_JSON_CHILDREN {
+            children.push(entry.loc.clone());
+        } else {
+            more_children += 1;
         }
     });
     if let Some(error) = write_error {
@@ -172,7 +177,11 @@ pub(crate) fn check(
             serde_json::to_writer_pretty(&mut *out, &report)?;
             writeln!(out)?;
         }
-        Output::Text => print_text(name, &summary, &children, more_children, out)?,
+        Output::Text => {
+            let listed = children.len().min(MAX_LISTED_CHILDREN);
+            let unlisted = (children.len() - listed) as u64 + more_children;
+            print_text(name, &summary, &children[..listed], unlisted, out)?;
+        }
         Output::Urls => {
             let stderr = io::stderr();
             let mut err = stderr.lock();
@@ -181,7 +190,7 @@ pub(crate) fn check(
             }
         }
     }
-    Ok(summary)
+    Ok(Checked { summary, children })
 }
 
 #[derive(Serialize)]
@@ -242,7 +251,7 @@ fn print_text(
 }
 
 /// `FILE:LINE:COL: severity[rule-id]: message` (`FILE:LINE:` or `FILE:` when not known).
-fn issue_line(name: &str, issue: &Issue) -> String {
+pub(crate) fn issue_line(name: &str, issue: &Issue) -> String {
     let location = match (issue.line, issue.column) {
         (Some(line), Some(column)) => format!("{name}:{line}:{column}"),
         (Some(line), None) => format!("{name}:{line}"),

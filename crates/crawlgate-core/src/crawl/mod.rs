@@ -53,6 +53,9 @@ pub enum CrawlError {
     NoHost(String),
     #[error("no crawler profile to evaluate: give at least one")]
     NoProfiles,
+    /// The network driver could not set up its HTTP client (TLS configuration).
+    #[error("the HTTP client could not be set up: {0}")]
+    HttpClient(String),
 }
 
 /// Identifies a request handed out by [`Crawl::next_request`].
@@ -102,6 +105,11 @@ pub struct Progress {
 /// Something that happened, for progress display and logs (never printed by the library).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CrawlEvent {
+    /// A URL was queued to be fetched for the first time (a page or an asset).
+    Discovered {
+        url: String,
+        kind: RequestKind,
+    },
     RobotsFetched {
         url: String,
         status: Option<u16>,
@@ -124,6 +132,10 @@ pub enum CrawlEvent {
         reason: NotFetchedReason,
     },
     BoundHit(Bound),
+    /// Counts so far. Emitted by drivers (after each response), not by [`Crawl`] itself.
+    Progress(Progress),
+    /// The crawl is over; the counts of the finished Site. Emitted by drivers, last.
+    Done(CrawlStats),
 }
 
 /// Where a resource stands in the crawl.
@@ -723,6 +735,10 @@ impl Crawl {
             ) => {
                 if depth_allowed {
                     self.slots[index].progression = Progression::Queued;
+                    self.events.push(CrawlEvent::Discovered {
+                        url: url.to_string(),
+                        kind: RequestKind::Page,
+                    });
                     if from_link {
                         self.link_queue.push_back(index);
                     } else {
@@ -761,6 +777,10 @@ impl Crawl {
         }
         if self.config.fetch_assets {
             self.slots[index].progression = Progression::Queued;
+            self.events.push(CrawlEvent::Discovered {
+                url: url.to_string(),
+                kind: RequestKind::Asset,
+            });
             self.asset_queue.push_back(index);
         } else {
             self.ensure_origin(&url); // the verdict is what matters (robots/blocked-css…)

@@ -7,6 +7,7 @@ use crate::signals::{PageInput, extract};
 use crate::site::{FailureKind, FetchedPage, RobotsFile, SitemapState};
 use crate::sitemap::{self, SitemapOptions};
 use jiff::Timestamp;
+use std::io::Read;
 use url::Url;
 
 /// Prepares responses for [`crate::crawl::Crawl::complete_prepared`]. Cheap to clone; `Send + Sync`.
@@ -108,9 +109,15 @@ impl Preparer {
                 let mut options = SitemapOptions::new(self.audit_time);
                 options.url = Some(received.final_url.clone());
                 let mut entries = Vec::new();
-                let summary = sitemap::parse(received.body.as_slice(), &options, |entry| {
-                    entries.push(entry);
-                });
+                let collect = |entry| entries.push(entry);
+                // A body cut at the crawler's cap ends in a read error, so the parser reports the
+                // sitemap as read partially (`sitemap/fetch-error`) instead of as complete.
+                let summary = if received.body_truncated {
+                    let cut = CutAtCap(received.body.len());
+                    sitemap::parse(received.body.as_slice().chain(cut), &options, collect)
+                } else {
+                    sitemap::parse(received.body.as_slice(), &options, collect)
+                };
                 let content_type = received.content_type().map(str::to_owned);
                 SitemapState::Parsed {
                     hops,
@@ -122,5 +129,17 @@ impl Preparer {
                 }
             }
         }
+    }
+}
+
+/// The end of a body cut at the crawler's byte cap: reading it fails, saying so.
+struct CutAtCap(usize);
+
+impl Read for CutAtCap {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::other(format!(
+            "the response is longer than the crawler's cap of {} bytes and was cut there",
+            self.0
+        )))
     }
 }

@@ -1,0 +1,449 @@
+//! `crawlgate crawl URL [--jsonl FILE]`: run the crawl alone and write what it saw, one JSON
+//! line per resource, plus a summary.
+
+use crate::commands::crawl_args::CrawlArgs;
+use crate::commands::net;
+use crate::exit;
+use anyhow::{Context, bail};
+use crawlgate_core::Site;
+use crawlgate_core::crawl::{CrawlEvent, Progress};
+use crawlgate_core::finding::RedirectHop;
+use crawlgate_core::site::{
+    NotFetchedReason, Reference, ReferenceKind, Resource, ResourceKind, ResourceState, RobotsEffect,
+};
+use crawlgate_crawl::{StopHandle, crawl};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Crawl a site and report every URL it met: status, redirects, robots.txt verdicts, signals.
+///
+/// Starts at URL: robots.txt first, then sitemaps (from robots.txt, --sitemap, and a
+/// /sitemap.xml probe), then pages breadth first by click depth, plus sitemap-only pages and the
+/// assets, canonical and hreflang targets of crawled pages. URLs robots.txt disallows are
+/// fetched for diagnosis unless --obey-robots. Nothing leaves the start URL's scheme, host and
+/// port unless --include-subdomains or --allow-host says so.
+///
+/// With --jsonl FILE (`-` for standard output), one JSON object per URL, sorted by URL, with the
+/// keys `url`, `kind`, `state`, `final_url`, `hops`, `status`, `content_type`, `bytes`,
+/// `truncated`, `failure`, `not_fetched`, `depth`, `discovered_from`, `inbound_links`, `robots` (a
+/// verdict per profile) and `signals`.
+/// A summary follows on standard output (standard error when the lines go there).
+///
+/// Exit status: 0 when the crawl ran (whatever it found); 2 when it cannot start (a start URL
+/// that is not http or https); 3 when the start URL gave no response at all.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  crawlgate crawl https://example.com/ --jsonl crawl.jsonl\n  crawlgate crawl https://example.com/ --max-pages 500 --profile googlebot --profile bingbot --jsonl - | jq ."
+)]
+pub(crate) struct CrawlCommandArgs {
+    /// Where the crawl starts; its scheme, host and port are the crawl's scope.
+    #[arg(value_name = "URL")]
+    url: String,
+
+    /// Write one JSON line per URL to FILE (`-`: standard output).
+    #[arg(long, value_name = "FILE")]
+    jsonl: Option<PathBuf>,
+
+    /// No progress display.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+
+    #[command(flatten)]
+    crawl: CrawlArgs,
+}
+
+pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
+    let start = match net::as_url(&args.url) {
+        Some(url) => url?,
+        None => bail!(
+            "the start URL `{}` is not an http or https URL (write it in full, e.g. https://example.com/)",
+            args.url
+        ),
+    };
+    let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
+    let http = args.crawl.http();
+    let progress = progress_bar(args.quiet);
+    let started = Instant::now();
+    let on_event = |event: &CrawlEvent| {
+        if let CrawlEvent::Progress(counts) = event {
+            progress.set_message(progress_message(counts, started.elapsed()));
+        }
+    };
+    let runtime = net::runtime()?;
+    let site = runtime.block_on(async {
+        let stop = StopHandle::new();
+        let on_signal = stop.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                on_signal.stop();
+            }
+        });
+        crawl(config, &http, &stop, &on_event).await
+    })?;
+    progress.finish_and_clear();
+    drop(runtime);
+
+    let to_stdout = args.jsonl.as_ref().is_some_and(|p| p.as_os_str() == "-");
+    if let Some(path) = &args.jsonl {
+        if to_stdout {
+            let stdout = std::io::stdout();
+            write_jsonl(&site, &mut BufWriter::new(stdout.lock()))?;
+        } else {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            let mut out = BufWriter::new(file);
+            write_jsonl(&site, &mut out)?;
+            out.flush()
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
+        }
+    }
+    let summary = summary(&site, started.elapsed());
+    if to_stdout {
+        eprint!("{summary}");
+    } else {
+        print!("{summary}");
+    }
+    let start_failed = site
+        .resource(&start)
+        .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
+    Ok(exit::code(if start_failed {
+        exit::INCONCLUSIVE
+    } else {
+        exit::OK
+    }))
+}
+
+fn progress_bar(quiet: bool) -> ProgressBar {
+    let target = if quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        // Hidden by indicatif itself when standard error is not a terminal.
+        ProgressDrawTarget::stderr_with_hz(10)
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(100));
+    bar
+}
+
+fn progress_message(counts: &Progress, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64().max(0.001);
+    #[allow(clippy::cast_precision_loss)] // a rate for display
+    let rate = counts.pages_fetched as f64 / seconds;
+    format!(
+        "{} pages fetched ({rate:.0}/s), {} queued, {} assets, {} sitemaps, {} in flight",
+        counts.pages_fetched,
+        counts.pages_queued,
+        counts.assets_fetched,
+        counts.sitemaps_read,
+        counts.in_flight
+    )
+}
+
+/// One JSON line.
+#[derive(Debug, Serialize)]
+struct Record<'a> {
+    url: &'a str,
+    /// `page`, or the asset kind (`stylesheet`, `script`, `image`, `icon`).
+    kind: &'static str,
+    /// `fetched`, `redirected`, `failed` or `not-fetched`.
+    state: &'static str,
+    final_url: Option<&'a str>,
+    hops: &'a [RedirectHop],
+    status: Option<u16>,
+    content_type: Option<&'a str>,
+    /// Body bytes read (after content decoding, up to the cap).
+    bytes: Option<u64>,
+    truncated: bool,
+    failure: Option<FailureRecord<'a>>,
+    not_fetched: Option<NotFetchedReason>,
+    depth: Option<u32>,
+    discovered_from: Vec<SourceRecord<'a>>,
+    inbound_links: InboundRecord,
+    robots: Vec<VerdictRecord<'a>>,
+    signals: Option<SignalsRecord>,
+}
+
+#[derive(Debug, Serialize)]
+struct FailureRecord<'a> {
+    kind: &'static str,
+    message: &'a str,
+}
+
+#[derive(Debug, Serialize)]
+struct SourceRecord<'a> {
+    /// `start`, `link`, `sitemap`, `canonical`, `hreflang`, `redirect` or `asset`.
+    via: &'static str,
+    from: &'a str,
+    line: Option<u32>,
+}
+
+#[derive(Debug, Serialize)]
+struct InboundRecord {
+    followed: u32,
+    qualified: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct VerdictRecord<'a> {
+    profile: &'a str,
+    allowed: bool,
+    /// What the robots.txt fetch means (`rules`, `allow-all`, `disallow-all`); null when the
+    /// URL's robots.txt was not fetched.
+    effect: Option<&'static str>,
+    line: Option<u32>,
+    directive: Option<String>,
+    pattern: Option<&'a str>,
+}
+
+#[derive(Debug, Serialize)]
+struct SignalsRecord {
+    /// Whether the profile (in `robots` order) sees an effective noindex / nofollow.
+    noindex: BTreeMap<String, bool>,
+    nofollow: BTreeMap<String, bool>,
+    canonical: Vec<String>,
+    meta_robots: usize,
+    robots_headers: usize,
+    internal_links: u32,
+    assets: usize,
+    hreflang: usize,
+    html: bool,
+}
+
+fn write_jsonl(site: &Site, out: &mut impl Write) -> anyhow::Result<()> {
+    for resource in site.resources() {
+        serde_json::to_writer(&mut *out, &record(site, resource))?;
+        writeln!(out)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn record<'a>(site: &'a Site, resource: &'a Resource) -> Record<'a> {
+    let kind = match resource.kind {
+        ResourceKind::Page => "page",
+        ResourceKind::Asset(asset) => asset.as_str(),
+    };
+    let mut record = Record {
+        url: resource.url.as_str(),
+        kind,
+        state: "not-fetched",
+        final_url: None,
+        hops: &[],
+        status: None,
+        content_type: None,
+        bytes: None,
+        truncated: false,
+        failure: None,
+        not_fetched: None,
+        depth: resource.depth,
+        discovered_from: sources(resource),
+        inbound_links: InboundRecord {
+            followed: resource.inbound_links.followed,
+            qualified: resource.inbound_links.qualified,
+        },
+        robots: verdicts(site, resource),
+        signals: None,
+    };
+    match &resource.state {
+        ResourceState::Fetched(page) => {
+            record.state = "fetched";
+            record.final_url = Some(resource.url.as_str());
+            record.status = Some(page.status);
+            record.content_type = page.content_type.as_deref();
+            record.bytes = Some(page.body_len);
+            record.truncated = page.body_truncated;
+            let profiles = &site.profiles;
+            let directives: Vec<_> = profiles
+                .iter()
+                .map(|p| (p.name.clone(), page.signals.directives(p, site.audit_time)))
+                .collect();
+            record.signals = Some(SignalsRecord {
+                noindex: directives
+                    .iter()
+                    .map(|(name, d)| (name.clone(), d.is_noindex()))
+                    .collect(),
+                nofollow: directives
+                    .iter()
+                    .map(|(name, d)| (name.clone(), d.is_nofollow()))
+                    .collect(),
+                canonical: page
+                    .signals
+                    .effective_canonicals()
+                    .iter()
+                    .filter_map(|c| c.resolved.as_ref().map(ToString::to_string))
+                    .collect(),
+                meta_robots: page.signals.meta_robots.len(),
+                robots_headers: page.signals.robots_headers.len(),
+                internal_links: page.internal_outlinks,
+                assets: page.signals.assets.len(),
+                hreflang: page.signals.hreflang.len(),
+                html: page.signals.is_html,
+            });
+        }
+        ResourceState::Redirected {
+            hops,
+            final_url,
+            final_status,
+        } => {
+            record.state = "redirected";
+            record.final_url = Some(final_url.as_str());
+            record.hops = hops;
+            record.status = *final_status;
+        }
+        ResourceState::Failed {
+            hops,
+            kind,
+            message,
+        } => {
+            record.state = "failed";
+            record.hops = hops;
+            record.failure = Some(FailureRecord {
+                kind: kind.as_str(),
+                message,
+            });
+        }
+        ResourceState::NotFetched(reason) => record.not_fetched = Some(*reason),
+    }
+    record
+}
+
+fn sources(resource: &Resource) -> Vec<SourceRecord<'_>> {
+    let references = resource
+        .references
+        .iter()
+        .map(|r: &Reference| SourceRecord {
+            via: match r.kind {
+                ReferenceKind::Start => "start",
+                ReferenceKind::Asset(_) => "asset",
+                ReferenceKind::Canonical => "canonical",
+                ReferenceKind::Hreflang => "hreflang",
+                ReferenceKind::Redirect => "redirect",
+            },
+            from: r.from.as_str(),
+            line: r.line,
+        });
+    let links = resource.inbound_links.samples.iter().map(|l| SourceRecord {
+        via: "link",
+        from: l.from.as_str(),
+        line: l.line,
+    });
+    let sitemaps = resource.listed_in.iter().map(|s| SourceRecord {
+        via: "sitemap",
+        from: s.sitemap.as_str(),
+        line: Some(s.line),
+    });
+    references.chain(links).chain(sitemaps).collect()
+}
+
+fn verdicts<'a>(site: &'a Site, resource: &'a Resource) -> Vec<VerdictRecord<'a>> {
+    site.profiles
+        .iter()
+        .zip(&resource.verdicts)
+        .map(|(profile, verdict)| VerdictRecord {
+            profile: &profile.name,
+            allowed: verdict.allowed,
+            effect: verdict.effect.map(RobotsEffect::as_str),
+            line: verdict.decided_by.as_ref().map(|r| r.line),
+            directive: verdict.decided_by.as_ref().map(|r| r.directive.to_string()),
+            pattern: verdict.decided_by.as_ref().map(|r| r.pattern.as_str()),
+        })
+        .collect()
+}
+
+/// `200 ×5, 404 ×1`.
+fn counted<K: std::fmt::Display>(counts: &BTreeMap<K, u64>) -> String {
+    let parts: Vec<String> = counts.iter().map(|(k, n)| format!("{k} ×{n}")).collect();
+    parts.join(", ")
+}
+
+/// The text summary: counts, robots.txt, sitemaps, bounds.
+fn summary(site: &Site, elapsed: Duration) -> String {
+    use std::fmt::Write as _;
+    let mut statuses: BTreeMap<u16, u64> = BTreeMap::new();
+    let mut failures: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut skipped: BTreeMap<String, u64> = BTreeMap::new();
+    let mut redirects = 0u64;
+    for resource in site.resources() {
+        match &resource.state {
+            ResourceState::Fetched(page) => *statuses.entry(page.status).or_default() += 1,
+            ResourceState::Redirected { .. } => redirects += 1,
+            ResourceState::Failed { kind, .. } => *failures.entry(kind.as_str()).or_default() += 1,
+            ResourceState::NotFetched(reason) => {
+                let name = serde_json::to_value(reason)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                *skipped.entry(name).or_default() += 1;
+            }
+        }
+    }
+    let stats = &site.stats;
+    let mut text = String::new();
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        text,
+        "crawled {}: {} pages, {} assets, {} sitemaps, {} robots.txt in {:.1} s",
+        site.start_url,
+        stats.pages_fetched,
+        stats.assets_fetched,
+        stats.sitemaps_fetched,
+        stats.robots_fetched,
+        elapsed.as_secs_f64()
+    );
+    for (origin, robots) in &site.robots {
+        let answer = robots
+            .status()
+            .map_or_else(|| "no response".to_owned(), |s| s.to_string());
+        let _ = writeln!(
+            text,
+            "robots.txt {origin}: {} ({answer})",
+            robots.effect.as_str()
+        );
+    }
+    let _ = writeln!(text, "statuses: {}", counted(&statuses));
+    if redirects > 0 {
+        let _ = writeln!(text, "redirects: {redirects}");
+    }
+    if !failures.is_empty() {
+        let _ = writeln!(text, "failed: {}", counted(&failures));
+    }
+    if !skipped.is_empty() {
+        let _ = writeln!(text, "not fetched: {}", counted(&skipped));
+    }
+    if stats.interrupted {
+        let _ = writeln!(text, "interrupted: the crawl is partial");
+    }
+    for bound in &stats.bounds_hit {
+        let _ = writeln!(text, "bound hit: {bound}; the crawl is partial");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_has_counts_and_rate() {
+        let counts = Progress {
+            pages_fetched: 50,
+            pages_queued: 7,
+            assets_fetched: 3,
+            sitemaps_read: 1,
+            in_flight: 2,
+        };
+        assert_eq!(
+            progress_message(&counts, Duration::from_secs(2)),
+            "50 pages fetched (25/s), 7 queued, 3 assets, 1 sitemaps, 2 in flight"
+        );
+    }
+}

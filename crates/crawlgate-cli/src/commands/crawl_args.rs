@@ -1,0 +1,225 @@
+//! The crawl flags shared by `crawlgate crawl` and `crawlgate audit`: scope, bounds, profiles,
+//! robots.txt handling. They build a [`CrawlConfig`] and [`HttpOptions`]; every default is the
+//! library's.
+
+use crawlgate_core::crawl::{Bounds, CrawlConfig};
+use crawlgate_core::signals::Profile;
+use crawlgate_crawl::HttpOptions;
+use std::time::Duration;
+use url::Url;
+
+/// How far and how fast to crawl, and as whom to judge robots.txt.
+// The flags are independent switches, as on the command line.
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct CrawlArgs {
+    /// Fetch at most N pages.
+    #[arg(long, value_name = "N", default_value_t = Bounds::default().max_pages)]
+    pub(crate) max_pages: u64,
+
+    /// Follow links at most N clicks from the start URL (default: no limit). URLs named by a
+    /// sitemap, canonical or redirect are fetched whatever their depth.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_depth: Option<u32>,
+
+    /// Requests in flight at once, over all hosts.
+    #[arg(long, value_name = "N", default_value_t = HttpOptions::default().concurrency, value_parser = parse_concurrency)]
+    pub(crate) concurrency: usize,
+
+    /// Requests in flight at once to one host.
+    #[arg(long, value_name = "N", default_value_t = HttpOptions::default().per_host, value_parser = parse_concurrency)]
+    pub(crate) per_host: usize,
+
+    /// Seconds allowed for one request, from connecting to the last body byte.
+    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds)]
+    pub(crate) timeout: Duration,
+
+    /// Seconds allowed for the whole crawl; past them it stops and reports what it saw.
+    #[arg(long, value_name = "SECONDS", default_value = "3600", value_parser = parse_seconds)]
+    pub(crate) max_time: Duration,
+
+    /// Read at most this many bytes of each page; longer bodies are cut and marked truncated.
+    #[arg(long, value_name = "BYTES", default_value_t = Bounds::default().max_page_bytes)]
+    pub(crate) max_body_bytes: u64,
+
+    /// A crawler to judge robots.txt and robots directives for: googlebot, googlebot-image,
+    /// bingbot, gptbot, claudebot, ccbot, `*`, or any product token. Repeat for several
+    /// (default: googlebot).
+    #[arg(long = "profile", value_name = "NAME")]
+    pub(crate) profiles: Vec<String>,
+
+    /// Don't fetch URLs that robots.txt disallows for every profile (by default they are fetched,
+    /// with crawlgate's own User-Agent, to see what they say: a blocked page's noindex).
+    #[arg(long)]
+    pub(crate) obey_robots: bool,
+
+    /// Also read this sitemap (besides those robots.txt names). Repeatable.
+    #[arg(long = "sitemap", value_name = "URL")]
+    pub(crate) sitemaps: Vec<Url>,
+
+    /// Crawl subdomains of the start host too.
+    #[arg(long)]
+    pub(crate) include_subdomains: bool,
+
+    /// Crawl this host too, as if it were the start host (same scheme and port). Repeatable.
+    #[arg(long = "allow-host", value_name = "HOST")]
+    pub(crate) allow_hosts: Vec<String>,
+
+    /// The User-Agent header sent (default: crawlgate's own). Verdicts are always computed for
+    /// the profiles, never for this string.
+    #[arg(long, value_name = "UA")]
+    pub(crate) user_agent: Option<String>,
+
+    /// Don't check the stylesheets, scripts and images of crawled pages.
+    #[arg(long)]
+    pub(crate) no_assets: bool,
+
+    /// Don't probe /sitemap.xml when robots.txt names no sitemap there.
+    #[arg(long)]
+    pub(crate) no_sitemap_probe: bool,
+}
+
+impl CrawlArgs {
+    /// The crawl configuration for a crawl from `start` at `audit_time`.
+    pub(crate) fn config(&self, start: Url, audit_time: jiff::Timestamp) -> CrawlConfig {
+        let mut config = CrawlConfig::new(start, audit_time);
+        if !self.profiles.is_empty() {
+            config.profiles = self
+                .profiles
+                .iter()
+                .map(|name| Profile::builtin(name).unwrap_or_else(|| Profile::custom(name)))
+                .collect();
+        }
+        config.bounds.max_pages = self.max_pages;
+        config.bounds.max_depth = self.max_depth;
+        config.bounds.max_page_bytes = self.max_body_bytes;
+        config.obey_robots = self.obey_robots;
+        config.sitemaps.clone_from(&self.sitemaps);
+        config.scope.include_subdomains = self.include_subdomains;
+        config.scope.allow_hosts = self
+            .allow_hosts
+            .iter()
+            .map(|host| host.to_ascii_lowercase())
+            .collect();
+        config.fetch_assets = !self.no_assets;
+        config.probe_sitemap = !self.no_sitemap_probe;
+        config
+    }
+
+    /// The network options.
+    pub(crate) fn http(&self) -> HttpOptions {
+        let mut http = HttpOptions {
+            concurrency: self.concurrency,
+            per_host: self.per_host,
+            request_timeout: self.timeout,
+            total_time: self.max_time,
+            ..HttpOptions::default()
+        };
+        if let Some(user_agent) = &self.user_agent {
+            http.user_agent.clone_from(user_agent);
+        }
+        http
+    }
+}
+
+/// Requests in flight at once: 1 to 1,024.
+fn parse_concurrency(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n @ 1..=1024) => Ok(n),
+        _ => Err(format!("`{text}` is not a number from 1 to 1024")),
+    }
+}
+
+/// A positive number of seconds, decimals allowed (`20`, `0.5`), at most a year.
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= 366.0 * 24.0 * 3600.0) {
+        return Err(format!(
+            "`{text}` is out of range: give a positive number of seconds (at most a year)"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        crawl: CrawlArgs,
+    }
+
+    fn parse(flags: &[&str]) -> CrawlArgs {
+        let mut command_line = vec!["crawlgate"];
+        command_line.extend_from_slice(flags);
+        Cli::try_parse_from(command_line).unwrap().crawl
+    }
+
+    fn start() -> Url {
+        Url::parse("https://example.com/").unwrap()
+    }
+
+    #[test]
+    fn defaults_are_the_librarys() {
+        let args = parse(&[]);
+        let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH);
+        assert_eq!(config.bounds, Bounds::default());
+        assert_eq!(config.profiles, vec![Profile::googlebot()]);
+        assert!(!config.obey_robots && config.fetch_assets && config.probe_sitemap);
+        assert_eq!(args.http(), HttpOptions::default());
+    }
+
+    #[test]
+    fn every_flag_reaches_the_config() {
+        let args = parse(&[
+            "--max-pages=5",
+            "--max-depth=2",
+            "--concurrency=3",
+            "--per-host=1",
+            "--timeout=1.5",
+            "--max-time=60",
+            "--max-body-bytes=1000",
+            "--profile=bingbot",
+            "--profile=MyBot",
+            "--obey-robots",
+            "--sitemap=https://example.com/s.xml",
+            "--include-subdomains",
+            "--allow-host=CDN.example.net",
+            "--user-agent=Test/1.0",
+            "--no-assets",
+            "--no-sitemap-probe",
+        ]);
+        let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH);
+        assert_eq!(config.bounds.max_pages, 5);
+        assert_eq!(config.bounds.max_depth, Some(2));
+        assert_eq!(config.bounds.max_page_bytes, 1000);
+        let names: Vec<&str> = config.profiles.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["bingbot", "mybot"]);
+        assert!(config.obey_robots && config.scope.include_subdomains);
+        assert_eq!(config.scope.allow_hosts, ["cdn.example.net"]);
+        assert_eq!(config.sitemaps.len(), 1);
+        assert!(!config.fetch_assets && !config.probe_sitemap);
+        let http = args.http();
+        assert_eq!((http.concurrency, http.per_host), (3, 1));
+        assert_eq!(http.request_timeout, Duration::from_millis(1500));
+        assert_eq!(http.total_time, Duration::from_secs(60));
+        assert_eq!(http.user_agent, "Test/1.0");
+    }
+
+    #[test]
+    fn seconds_must_be_positive_numbers() {
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("abc").is_err());
+        assert!(parse_seconds("NaN").is_err());
+        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
+        assert!(parse_concurrency("0").is_err());
+        assert_eq!(parse_concurrency("64"), Ok(64));
+    }
+}

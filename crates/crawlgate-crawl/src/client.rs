@@ -1,0 +1,363 @@
+//! One HTTP request as an audit needs it: GET with redirects followed by hand (each hop recorded
+//! with its status and `Location`), a body read up to a cap and marked truncated past it, and
+//! every failure turned into data ([`FailureKind`]).
+//!
+//! reqwest's transparent decompression (gzip, brotli, deflate) is on: Googlebot asks for
+//! compressed responses too, and the body caps then count decoded bytes, which bounds a
+//! decompression bomb. Its consequence, accepted and documented in ARCHITECTURE.md: when a
+//! response was decoded, its recorded headers lack `Content-Encoding` and `Content-Length` (the
+//! decoder removes them). A sitemap served gzipped *as a file* (no `Content-Encoding`) arrives as
+//! gzip bytes and the sitemap parser recognises it by its magic bytes.
+
+use crate::HttpOptions;
+use crawlgate_core::crawl::{Request, Response};
+use crawlgate_core::finding::RedirectHop;
+use crawlgate_core::http::HeaderLine;
+use crawlgate_core::site::{FailureKind, Received};
+use reqwest::StatusCode;
+use reqwest::header::LOCATION;
+use std::error::Error as _;
+use std::sync::Once;
+use std::time::Duration;
+use thiserror::Error;
+use url::Url;
+
+/// Why the HTTP client could not be set up.
+#[derive(Debug, Error)]
+pub enum ClientError {
+    #[error("cannot set up the HTTP client: {0}")]
+    Build(String),
+}
+
+/// Body bytes reserved up front at most, whatever `Content-Length` claims.
+const MAX_PREALLOCATION: u64 = 1024 * 1024;
+
+/// Makes HTTP requests the way the crawl needs them. Cheap to clone (the connection pool is
+/// shared).
+#[derive(Debug, Clone)]
+pub struct Fetcher {
+    client: reqwest::Client,
+    request_timeout: Duration,
+}
+
+/// What one hop gave: a response (maybe a redirect to follow) with its body read as asked.
+struct Hop {
+    status: u16,
+    headers: Vec<HeaderLine>,
+    location: Option<String>,
+    body: Vec<u8>,
+    body_truncated: bool,
+}
+
+impl Fetcher {
+    /// A client with `http`'s User-Agent and per-request timeout; redirects are not followed by
+    /// the client (they are followed and recorded by [`Fetcher::fetch`]).
+    pub fn new(http: &HttpOptions) -> Result<Self, ClientError> {
+        install_crypto_provider();
+        let client = reqwest::Client::builder()
+            .user_agent(http.user_agent.clone())
+            .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(http.request_timeout)
+            .pool_max_idle_per_host(http.per_host.max(1))
+            .tcp_nodelay(true)
+            .build()
+            .map_err(|error| ClientError::Build(error_chain(&error)))?;
+        Ok(Self {
+            client,
+            request_timeout: http.request_timeout,
+        })
+    }
+
+    /// Run one crawl request: GET, redirects followed up to `request.max_redirects` hops, body
+    /// read up to `request.max_body_bytes` (not at all when `read_body` is false).
+    pub async fn fetch(&self, request: &Request) -> Response {
+        self.fetch_url(
+            &request.url,
+            request.max_redirects,
+            request.read_body.then_some(request.max_body_bytes),
+        )
+        .await
+    }
+
+    /// GET `url`, following up to `max_redirects` redirect hops by hand; read the final body up
+    /// to `max_body_bytes` bytes (`None`: don't read it).
+    pub async fn fetch_url(
+        &self,
+        url: &Url,
+        max_redirects: u32,
+        max_body_bytes: Option<u64>,
+    ) -> Response {
+        let mut hops: Vec<RedirectHop> = Vec::new();
+        let mut url = url.clone();
+        loop {
+            let hop = match self.hop(&url, max_body_bytes).await {
+                Ok(hop) => hop,
+                Err(failure) => {
+                    return Response {
+                        hops,
+                        outcome: Err(failure),
+                    };
+                }
+            };
+            let Some(location) = hop.location.filter(|_| is_redirect(hop.status)) else {
+                return Response {
+                    hops,
+                    outcome: Ok(Received {
+                        final_url: url,
+                        status: hop.status,
+                        headers: hop.headers,
+                        body: hop.body,
+                        body_truncated: hop.body_truncated,
+                    }),
+                };
+            };
+            hops.push(RedirectHop {
+                url: url.to_string(),
+                status: hop.status,
+                location: Some(location.clone()),
+            });
+            let next = match url.join(location.trim()) {
+                Ok(next) if matches!(next.scheme(), "http" | "https") => next,
+                Ok(next) => {
+                    return failed(
+                        hops,
+                        FailureKind::InvalidRedirect,
+                        format!("redirect to `{next}`, which is not an http or https URL"),
+                    );
+                }
+                Err(error) => {
+                    return failed(
+                        hops,
+                        FailureKind::InvalidRedirect,
+                        format!("redirect with an unusable Location `{location}`: {error}"),
+                    );
+                }
+            };
+            let mut next = next;
+            next.set_fragment(None);
+            if next == url || hops.iter().any(|h| h.url == next.as_str()) {
+                return failed(
+                    hops,
+                    FailureKind::RedirectLoop,
+                    format!("redirect loop back to {next}"),
+                );
+            }
+            if hops.len() > usize::try_from(max_redirects).unwrap_or(usize::MAX) {
+                return failed(
+                    hops,
+                    FailureKind::TooManyRedirects,
+                    format!("more than {max_redirects} redirects"),
+                );
+            }
+            url = next;
+        }
+    }
+
+    /// One request, bounded in time from connecting to the last body byte read.
+    async fn hop(
+        &self,
+        url: &Url,
+        max_body_bytes: Option<u64>,
+    ) -> Result<Hop, (FailureKind, String)> {
+        let timeout = self.request_timeout;
+        match tokio::time::timeout(timeout, self.hop_unbounded(url, max_body_bytes)).await {
+            Ok(result) => result,
+            Err(_) => Err((
+                FailureKind::Timeout,
+                format!(
+                    "no complete response within {} s",
+                    format_seconds(timeout.as_secs_f64())
+                ),
+            )),
+        }
+    }
+
+    async fn hop_unbounded(
+        &self,
+        url: &Url,
+        max_body_bytes: Option<u64>,
+    ) -> Result<Hop, (FailureKind, String)> {
+        let mut response = self
+            .client
+            .get(url.as_str())
+            .send()
+            .await
+            .map_err(|error| classify(&error))?;
+        let status = response.status().as_u16();
+        let headers: Vec<HeaderLine> = response
+            .headers()
+            .iter()
+            .map(|(name, value)| {
+                HeaderLine::new(
+                    name.as_str(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let location = response
+            .headers()
+            .get(LOCATION)
+            .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+        let mut body = Vec::new();
+        let mut body_truncated = false;
+        // A redirect's body is never needed.
+        if let Some(cap) = max_body_bytes.filter(|_| location.is_none() || !is_redirect(status)) {
+            let reserve = response
+                .content_length()
+                .unwrap_or(0)
+                .min(cap)
+                .min(MAX_PREALLOCATION);
+            body.reserve(usize::try_from(reserve).unwrap_or(0));
+            let cap = usize::try_from(cap).unwrap_or(usize::MAX);
+            while let Some(chunk) = response.chunk().await.map_err(|error| classify(&error))? {
+                let room = cap.saturating_sub(body.len());
+                if chunk.len() > room {
+                    body.extend_from_slice(chunk.get(..room).unwrap_or_default());
+                    body_truncated = true;
+                    break;
+                }
+                body.extend_from_slice(&chunk);
+            }
+        }
+        Ok(Hop {
+            status,
+            headers,
+            location,
+            body,
+            body_truncated,
+        })
+    }
+}
+
+fn failed(hops: Vec<RedirectHop>, kind: FailureKind, message: String) -> Response {
+    Response {
+        hops,
+        outcome: Err((kind, message)),
+    }
+}
+
+/// The statuses a browser (and Googlebot) follows through `Location`.
+fn is_redirect(status: u16) -> bool {
+    matches!(
+        StatusCode::from_u16(status),
+        Ok(StatusCode::MOVED_PERMANENTLY
+            | StatusCode::FOUND
+            | StatusCode::SEE_OTHER
+            | StatusCode::TEMPORARY_REDIRECT
+            | StatusCode::PERMANENT_REDIRECT)
+    )
+}
+
+/// rustls needs one process-wide crypto provider; crawlgate uses ring (no C build). Installing
+/// twice is harmless: a provider installed first (by us or the embedding program) is kept.
+fn install_crypto_provider() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        // Err means a provider is already installed, which is all that is needed.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// Turn a reqwest error into a failure kind, looking through its causes.
+fn classify(error: &reqwest::Error) -> (FailureKind, String) {
+    let message = error_chain(error);
+    let kind = failure_kind(error, &message);
+    (kind, message)
+}
+
+fn failure_kind(error: &reqwest::Error, message: &str) -> FailureKind {
+    if error.is_timeout() {
+        return FailureKind::Timeout;
+    }
+    let mut source: Option<&(dyn std::error::Error + 'static)> = error.source();
+    let mut depth = 0;
+    while let Some(cause) = source {
+        if cause.downcast_ref::<rustls::Error>().is_some() {
+            return FailureKind::Tls;
+        }
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            if io
+                .get_ref()
+                .is_some_and(|inner| inner.downcast_ref::<rustls::Error>().is_some())
+            {
+                return FailureKind::Tls;
+            }
+            match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => return FailureKind::Connect,
+                std::io::ErrorKind::ConnectionReset
+                | std::io::ErrorKind::ConnectionAborted
+                | std::io::ErrorKind::BrokenPipe
+                | std::io::ErrorKind::UnexpectedEof => return FailureKind::Reset,
+                std::io::ErrorKind::TimedOut => return FailureKind::Timeout,
+                _ => {}
+            }
+        }
+        if let Some(hyper_error) = cause.downcast_ref::<hyper::Error>() {
+            if hyper_error.is_incomplete_message() {
+                return FailureKind::Reset;
+            }
+            if hyper_error.is_parse() || hyper_error.is_parse_status() {
+                return FailureKind::InvalidResponse;
+            }
+            if hyper_error.is_timeout() {
+                return FailureKind::Timeout;
+            }
+        }
+        source = cause.source();
+        depth += 1;
+        if depth > 32 {
+            break;
+        }
+    }
+    if message.contains("dns error") {
+        FailureKind::Dns
+    } else if error.is_connect() {
+        FailureKind::Connect
+    } else if error.is_body() || error.is_decode() {
+        FailureKind::Body
+    } else {
+        FailureKind::InvalidResponse
+    }
+}
+
+/// An error and its causes, `outer: inner: innermost`, without repeats.
+fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = vec![error.to_string()];
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if parts.last().is_none_or(|last| !last.contains(&text)) && parts.len() < 16 {
+            parts.push(text);
+        }
+        source = cause.source();
+    }
+    parts.join(": ")
+}
+
+/// `20` for whole seconds, `0.5` otherwise.
+fn format_seconds(seconds: f64) -> String {
+    let text = format!("{seconds:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_five_redirect_statuses_are_followed() {
+        for status in [301, 302, 303, 307, 308] {
+            assert!(is_redirect(status), "{status}");
+        }
+        for status in [200, 300, 304, 305, 306, 404, 999] {
+            assert!(!is_redirect(status), "{status}");
+        }
+    }
+
+    #[test]
+    fn seconds_are_printed_without_trailing_zeros() {
+        assert_eq!(format_seconds(20.0), "20");
+        assert_eq!(format_seconds(0.5), "0.5");
+        assert_eq!(format_seconds(1.25), "1.25");
+    }
+}

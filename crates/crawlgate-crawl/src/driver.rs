@@ -1,0 +1,201 @@
+//! The concurrent loop that drives [`Crawl`] over HTTP.
+//!
+//! Keep asking the state machine for requests until it has none ready or the concurrency is full;
+//! run each request on a task (fetch, then parse and extract on a blocking thread); record each
+//! prepared response on this loop; forward events; stop when nothing is in flight and nothing is
+//! ready, when the total time is up, or when the stop handle is pulled.
+
+use crate::client::Fetcher;
+use crate::{HttpOptions, StopHandle};
+use crawlgate_core::Site;
+use crawlgate_core::crawl::{
+    Crawl, CrawlConfig, CrawlError, CrawlEvent, Prepared, Preparer, Request, Response,
+};
+use crawlgate_core::site::FailureKind;
+use std::collections::{HashMap, VecDeque};
+use tokio::task::{Id, JoinSet};
+use tokio::time::Instant;
+
+/// Requests taken from the state machine but held back by the per-host limit, per unit of
+/// concurrency. Bounded so that a slow host cannot pull the whole frontier into memory.
+const WAITING_PER_SLOT: usize = 4;
+
+/// Crawl from `config.start_url` over HTTP, within `config`'s scope and bounds and `http`'s
+/// limits, reporting progress to `on_event`. Fetch failures, bounds hit and interruptions are
+/// data in the returned [`Site`]; only a crawl that cannot start is an error.
+///
+/// Events: everything [`Crawl::drain_events`] yields, plus a [`CrawlEvent::Progress`] after each
+/// response and a final [`CrawlEvent::Done`].
+pub async fn crawl(
+    config: CrawlConfig,
+    http: &HttpOptions,
+    stop: &StopHandle,
+    on_event: &(dyn Fn(&CrawlEvent) + Send + Sync),
+) -> Result<Site, CrawlError> {
+    let crawl = Crawl::new(config)?;
+    let fetcher = Fetcher::new(http).map_err(|error| CrawlError::HttpClient(error.to_string()))?;
+    let mut driver = Driver {
+        preparer: crawl.preparer(),
+        crawl,
+        fetcher,
+        concurrency: http.concurrency.max(1),
+        per_host_limit: http.per_host.max(1),
+        running: JoinSet::new(),
+        tasks: HashMap::new(),
+        per_host: HashMap::new(),
+        waiting: VecDeque::new(),
+    };
+    // Past the deadline the crawl stops handing out requests; `None` when it lies beyond what a
+    // clock can represent (no bound in practice).
+    let deadline = Instant::now().checked_add(http.total_time);
+    loop {
+        if stop.is_stopped() {
+            driver.crawl.interrupt();
+            break;
+        }
+        driver.fill();
+        forward(&mut driver.crawl, on_event);
+        if driver.running.is_empty() {
+            // Nothing running means nothing is waiting either (a request waits only for its
+            // host's running requests) and the state machine had nothing ready.
+            break;
+        }
+        tokio::select! {
+            biased;
+            () = stop.stopped() => {
+                driver.crawl.interrupt();
+                break;
+            }
+            () = sleep_until(deadline) => {
+                driver.crawl.time_bound_reached(http.total_time.as_secs());
+                break;
+            }
+            Some(joined) = driver.running.join_next_with_id() => {
+                driver.completed(joined);
+                forward(&mut driver.crawl, on_event);
+                on_event(&CrawlEvent::Progress(driver.crawl.progress()));
+            }
+        }
+    }
+    // Requests still in flight are abandoned; `finish` records them as interrupted.
+    driver.running.abort_all();
+    forward(&mut driver.crawl, on_event);
+    let site = driver.crawl.finish();
+    on_event(&CrawlEvent::Done(site.stats.clone()));
+    Ok(site)
+}
+
+struct Driver {
+    crawl: Crawl,
+    preparer: Preparer,
+    fetcher: Fetcher,
+    concurrency: usize,
+    per_host_limit: usize,
+    /// Each task fetches one request and prepares its response.
+    running: JoinSet<Option<Prepared>>,
+    /// The request and host of each running task, so that a task that panicked still completes.
+    tasks: HashMap<Id, (Request, String)>,
+    /// Running requests per `host:port`.
+    per_host: HashMap<String, usize>,
+    /// Requests handed out by the state machine whose host is at its limit, in order.
+    waiting: VecDeque<Request>,
+}
+
+impl Driver {
+    /// Start requests until the concurrency is full or nothing can start.
+    fn fill(&mut self) {
+        // Held-back requests first, in the order the frontier gave them.
+        let mut index = 0;
+        while self.running.len() < self.concurrency && index < self.waiting.len() {
+            let host = host_key(&self.waiting[index]);
+            if self.host_has_room(&host) {
+                if let Some(request) = self.waiting.remove(index) {
+                    self.start(request, host);
+                }
+            } else {
+                index += 1;
+            }
+        }
+        let max_waiting = self.concurrency.saturating_mul(WAITING_PER_SLOT);
+        while self.running.len() < self.concurrency && self.waiting.len() < max_waiting {
+            let Some(request) = self.crawl.next_request() else {
+                break;
+            };
+            let host = host_key(&request);
+            if self.host_has_room(&host) {
+                self.start(request, host);
+            } else {
+                self.waiting.push_back(request);
+            }
+        }
+    }
+
+    fn host_has_room(&self, host: &str) -> bool {
+        self.per_host.get(host).copied().unwrap_or(0) < self.per_host_limit
+    }
+
+    fn start(&mut self, request: Request, host: String) {
+        *self.per_host.entry(host.clone()).or_insert(0) += 1;
+        let fetcher = self.fetcher.clone();
+        let preparer = self.preparer.clone();
+        let task_request = request.clone();
+        let handle = self.running.spawn(async move {
+            let response = fetcher.fetch(&task_request).await;
+            // Parsing and extraction are CPU work: keep them off the network threads.
+            tokio::task::spawn_blocking(move || preparer.prepare(&task_request, response))
+                .await
+                .ok()
+        });
+        self.tasks.insert(handle.id(), (request, host));
+    }
+
+    /// Record a finished task's response.
+    fn completed(&mut self, joined: Result<(Id, Option<Prepared>), tokio::task::JoinError>) {
+        let (id, prepared) = match joined {
+            Ok((id, prepared)) => (id, prepared),
+            Err(error) => (error.id(), None),
+        };
+        let Some((request, host)) = self.tasks.remove(&id) else {
+            return;
+        };
+        if let Some(count) = self.per_host.get_mut(&host) {
+            *count = count.saturating_sub(1);
+        }
+        // A task that panicked (a bug, never input) still completes its request, as a failure.
+        let prepared = prepared.unwrap_or_else(|| {
+            self.preparer.prepare(
+                &request,
+                Response {
+                    hops: Vec::new(),
+                    outcome: Err((
+                        FailureKind::InvalidResponse,
+                        "crawlgate failed while processing this response".to_owned(),
+                    )),
+                },
+            )
+        });
+        self.crawl.complete_prepared(&request, prepared);
+    }
+}
+
+/// `host:port` of a request, the unit of the per-host limit.
+fn host_key(request: &Request) -> String {
+    format!(
+        "{}:{}",
+        request.url.host_str().unwrap_or(""),
+        request.url.port_or_known_default().unwrap_or(0)
+    )
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn forward(crawl: &mut Crawl, on_event: &(dyn Fn(&CrawlEvent) + Send + Sync)) {
+    for event in crawl.drain_events() {
+        on_event(&event);
+    }
+}

@@ -1,0 +1,106 @@
+//! crawlgate's network code: the one crate that talks HTTP.
+//!
+//! The crawl's decisions (robots.txt first per origin, Google's status semantics, sitemap
+//! discovery and index recursion, the breadth-first frontier, scope, bounds) are made by the pure
+//! state machine [`crawlgate_core::crawl::Crawl`]; this crate drives it over tokio + reqwest,
+//! concurrently ([`crawl`]). It also fetches single files for the CLI ([`fetch_robots`],
+//! [`fetch_sitemaps`]) and serves fixture sites on 127.0.0.1 ([`serve`]).
+//!
+//! Nothing here prints: progress arrives as [`CrawlEvent`]s through a callback.
+
+mod client;
+mod driver;
+mod fetch_one;
+pub mod serve;
+
+pub use client::{ClientError, Fetcher};
+pub use crawlgate_core::crawl::{CrawlConfig, CrawlError, CrawlEvent, Progress};
+pub use driver::crawl;
+pub use fetch_one::{
+    SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_robots, fetch_sitemaps,
+};
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use tokio::sync::Notify;
+
+/// How the crawler uses the network. Every bound has a default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HttpOptions {
+    /// Requests in flight at once, over all hosts (default 16).
+    pub concurrency: usize,
+    /// Requests in flight at once to one host and port (default 8).
+    pub per_host: usize,
+    /// Time allowed for one HTTP request, from connecting to the last body byte (default 20 s).
+    /// Each redirect hop is a request of its own.
+    pub request_timeout: Duration,
+    /// Time allowed for the whole crawl (default 1 hour); past it the crawl finishes with what it
+    /// saw, and the Site says the time bound was hit.
+    pub total_time: Duration,
+    /// The `User-Agent` header sent with every request.
+    pub user_agent: String,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            concurrency: 16,
+            per_host: 8,
+            request_timeout: Duration::from_secs(20),
+            total_time: Duration::from_secs(60 * 60),
+            user_agent: default_user_agent(),
+        }
+    }
+}
+
+/// `crawlgate/<version> (+https://github.com/crawlgate/crawlgate)`: crawlgate's own User-Agent,
+/// used for every request (verdicts are computed for the audited profiles, never for it).
+pub fn default_user_agent() -> String {
+    format!(
+        "crawlgate/{} (+https://github.com/crawlgate/crawlgate)",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// Stops a running crawl from another task or a signal handler; the crawl then finishes with
+/// what it saw (partial).
+#[derive(Debug, Clone, Default)]
+pub struct StopHandle {
+    inner: Arc<StopInner>,
+}
+
+#[derive(Debug, Default)]
+struct StopInner {
+    stopped: AtomicBool,
+    notify: Notify,
+}
+
+impl StopHandle {
+    /// A handle that has not been stopped.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Ask the crawl to stop. Idempotent; callable from any thread.
+    pub fn stop(&self) {
+        self.inner.stopped.store(true, Ordering::SeqCst);
+        self.inner.notify.notify_waiters();
+    }
+
+    /// Whether [`StopHandle::stop`] was called.
+    pub fn is_stopped(&self) -> bool {
+        self.inner.stopped.load(Ordering::SeqCst)
+    }
+
+    /// Resolves once the handle is stopped.
+    pub(crate) async fn stopped(&self) {
+        loop {
+            let notified = self.inner.notify.notified();
+            if self.is_stopped() {
+                return;
+            }
+            notified.await;
+        }
+    }
+}

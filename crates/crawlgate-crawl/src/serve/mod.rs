@@ -1,0 +1,256 @@
+//! An in-process HTTP/1.1 server for fixture sites, on `127.0.0.1` and an ephemeral port: for the
+//! crawler's tests, `crawlgate audit --demo` and the end-to-end tests.
+//!
+//! A [`ServedSite`] is files by path (`index.html` for `/` and for `dir/`, the content type from
+//! the extension), read from a folder or given from memory, plus [`Route`]s that override a path:
+//! status, headers, `Location`, another file's body, gzip, a delay, padding, a trickled or broken
+//! body. `{{origin}}` in files and routes becomes the server's `http://127.0.0.1:PORT`, so fixture
+//! sites can carry absolute URLs. [`SiteServer`] serves it until dropped. Every connection is bounded: a request head must
+//! arrive within 10 s, and shutting the server down closes every connection.
+
+mod body;
+mod respond;
+mod route;
+mod site;
+
+pub use route::Route;
+pub use site::{ORIGIN_PLACEHOLDER, ROUTES_FILE, ServedSite};
+
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+use thiserror::Error;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use url::Url;
+
+/// Time a client has to send a request head (also bounds idle keep-alive connections).
+const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+/// Requests remembered for [`SiteServer::requests`].
+const MAX_LOGGED_REQUESTS: usize = 100_000;
+/// Distinct User-Agent values remembered for [`SiteServer::user_agents`].
+const MAX_USER_AGENTS: usize = 100;
+
+/// Why a site cannot be served.
+#[derive(Debug, Error)]
+pub enum ServeError {
+    #[error("cannot read the site: {0}")]
+    Site(String),
+    #[error("cannot read `_routes.toml`: {0}")]
+    Routes(String),
+    #[error("cannot listen on 127.0.0.1: {0}")]
+    Listen(#[from] std::io::Error),
+}
+
+/// A running server. Stops when dropped (or on [`SiteServer::shutdown`]).
+#[derive(Debug)]
+pub struct SiteServer {
+    addr: SocketAddr,
+    /// `http://127.0.0.1:PORT/`.
+    base: Url,
+    shutdown: watch::Sender<bool>,
+    counters: Arc<Counters>,
+    /// The server's own thread, when started with [`SiteServer::start_in_background`].
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl SiteServer {
+    /// Serve `site` on `127.0.0.1:0` from the current tokio runtime.
+    pub async fn start(site: ServedSite) -> Result<Self, ServeError> {
+        let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
+        let addr = listener.local_addr()?;
+        let base = base_url(addr)?;
+        let site = Arc::new(site.with_origin(&origin_of(addr)));
+        let (shutdown, stopped) = watch::channel(false);
+        let counters = Arc::new(Counters::default());
+        tokio::spawn(accept_loop(listener, site, Arc::clone(&counters), stopped));
+        Ok(Self {
+            addr,
+            base,
+            shutdown,
+            counters,
+            thread: None,
+        })
+    }
+
+    /// Serve `site` on `127.0.0.1:0` from a thread of its own (for synchronous callers: the
+    /// CLI, end-to-end tests). Dropping the server stops and joins the thread.
+    pub fn start_in_background(site: ServedSite) -> Result<Self, ServeError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()?;
+        let listener = runtime.block_on(TcpListener::bind(("127.0.0.1", 0)))?;
+        let addr = listener.local_addr()?;
+        let base = base_url(addr)?;
+        let site = Arc::new(site.with_origin(&origin_of(addr)));
+        let (shutdown, stopped) = watch::channel(false);
+        let counters = Arc::new(Counters::default());
+        let thread_counters = Arc::clone(&counters);
+        let thread = std::thread::Builder::new()
+            .name("crawlgate-serve".to_owned())
+            .spawn(move || {
+                runtime.block_on(accept_loop(listener, site, thread_counters, stopped));
+                // Connections still open end with the runtime.
+                runtime.shutdown_timeout(Duration::from_secs(1));
+            })?;
+        Ok(Self {
+            addr,
+            base,
+            shutdown,
+            counters,
+            thread: Some(thread),
+        })
+    }
+
+    /// The address served.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://127.0.0.1:PORT` joined with `path` (e.g. `/robots.txt`).
+    pub fn url(&self, path: &str) -> Url {
+        self.base.join(path).unwrap_or_else(|_| self.base.clone())
+    }
+
+    /// The request targets (`path?query`) received so far, in arrival order (the first 100,000).
+    pub fn requests(&self) -> Vec<String> {
+        self.counters
+            .log
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The distinct `User-Agent` values received, in the order first seen (empty for none).
+    pub fn user_agents(&self) -> Vec<String> {
+        self.counters
+            .user_agents
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// How many requests were being answered at once, at most (from arrival until the
+    /// response headers were ready: route delays count).
+    pub fn peak_in_flight(&self) -> usize {
+        self.counters.peak.load(Ordering::SeqCst)
+    }
+
+    /// Stop serving: the listener closes and every open connection is dropped.
+    pub fn shutdown(self) {
+        drop(self);
+    }
+}
+
+/// What the server counts, for tests.
+#[derive(Debug, Default)]
+struct Counters {
+    in_flight: AtomicUsize,
+    peak: AtomicUsize,
+    log: Mutex<Vec<String>>,
+    user_agents: Mutex<Vec<String>>,
+}
+
+impl Counters {
+    /// Count a request as being answered until the returned guard drops (also when the client
+    /// goes away mid-delay).
+    fn arrived(self: &Arc<Self>, target: &str, user_agent: Option<&[u8]>) -> Answering {
+        let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(now, Ordering::SeqCst);
+        let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
+        if log.len() < MAX_LOGGED_REQUESTS {
+            log.push(target.to_owned());
+        }
+        drop(log);
+        let user_agent = String::from_utf8_lossy(user_agent.unwrap_or_default());
+        let mut agents = self
+            .user_agents
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if agents.len() < MAX_USER_AGENTS && !agents.iter().any(|a| *a == user_agent) {
+            agents.push(user_agent.into_owned());
+        }
+        Answering(Arc::clone(self))
+    }
+}
+
+/// A request being answered.
+struct Answering(Arc<Counters>);
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// `http://127.0.0.1:PORT`, what [`ORIGIN_PLACEHOLDER`] becomes.
+fn origin_of(addr: SocketAddr) -> String {
+    format!("http://{addr}")
+}
+
+fn base_url(addr: SocketAddr) -> Result<Url, ServeError> {
+    Url::parse(&format!("http://{addr}/")).map_err(|error| ServeError::Site(error.to_string()))
+}
+
+impl Drop for SiteServer {
+    fn drop(&mut self) {
+        let _ = self.shutdown.send(true);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+async fn accept_loop(
+    listener: TcpListener,
+    site: Arc<ServedSite>,
+    counters: Arc<Counters>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stopped.changed() => return,
+        };
+        let Ok((stream, _)) = accepted else {
+            // Out of file descriptors or similar: wait a little rather than spin.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let site = Arc::clone(&site);
+        let counters = Arc::clone(&counters);
+        let mut stopped = stopped.clone();
+        tokio::spawn(async move {
+            let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                let site = Arc::clone(&site);
+                let counters = Arc::clone(&counters);
+                async move {
+                    let target = request
+                        .uri()
+                        .path_and_query()
+                        .map_or_else(|| request.uri().path().to_owned(), ToString::to_string);
+                    let user_agent = request
+                        .headers()
+                        .get(hyper::header::USER_AGENT)
+                        .map(hyper::header::HeaderValue::as_bytes);
+                    let _answering = counters.arrived(&target, user_agent);
+                    respond::respond(&site, &request).await
+                }
+            });
+            let connection = http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_READ_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), service);
+            tokio::select! {
+                _ = connection => {}
+                _ = stopped.changed() => {}
+            }
+        });
+    }
+}

@@ -1,0 +1,313 @@
+//! `crawlgate crawl`, and `robots test|lint` and `sitemap check` given URLs, against sites served
+//! on 127.0.0.1.
+
+use crate::util::{crawlgate, fixtures};
+use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn crawl_basic() -> SiteServer {
+    let site = ServedSite::from_dir(fixtures().join("sites/crawl-basic")).unwrap();
+    SiteServer::start_in_background(site).unwrap()
+}
+
+fn serve(site: ServedSite) -> SiteServer {
+    SiteServer::start_in_background(site).unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The JSON lines of a crawl, by URL path.
+fn records(jsonl: &str) -> BTreeMap<String, Value> {
+    jsonl
+        .lines()
+        .map(|line| {
+            let record: Value = serde_json::from_str(line).unwrap();
+            let url = url::Url::parse(record["url"].as_str().unwrap()).unwrap();
+            let key = match url.query() {
+                Some(query) => format!("{}?{query}", url.path()),
+                None => url.path().to_owned(),
+            };
+            (key, record)
+        })
+        .collect()
+}
+
+#[test]
+fn crawl_writes_one_json_line_per_resource() {
+    let server = crawl_basic();
+    let dir = std::env::temp_dir().join(format!("crawlgate-crawl-cmd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let jsonl = dir.join("crawl.jsonl");
+    let output = crawlgate(&[
+        "crawl",
+        server.url("/").as_str(),
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+        "--timeout",
+        "1",
+        "--profile",
+        "googlebot",
+        "--profile",
+        "bingbot",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.starts_with(&format!("crawled {}", server.url("/"))),
+        "{stdout}"
+    );
+    assert!(stdout.contains("robots.txt http://127.0.0.1:"), "{stdout}");
+    assert!(stdout.contains("failed: timeout ×1"), "{stdout}");
+
+    let written = std::fs::read_to_string(&jsonl).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let records = records(&written);
+
+    let home = &records["/"];
+    assert_eq!(home["state"], "fetched");
+    assert_eq!(home["status"], 200);
+    assert_eq!(home["depth"], 0);
+    assert_eq!(home["kind"], "page");
+    assert_eq!(home["content_type"], "text/html; charset=utf-8");
+    assert_eq!(home["discovered_from"][0]["via"], "start");
+    assert_eq!(home["signals"]["canonical"][0], server.url("/").as_str());
+
+    let report = &records["/private/report"];
+    assert_eq!(report["state"], "fetched");
+    let verdicts = report["robots"].as_array().unwrap();
+    assert_eq!(verdicts.len(), 2);
+    assert_eq!(verdicts[0]["profile"], "googlebot");
+    assert_eq!(verdicts[0]["allowed"], false);
+    assert_eq!(verdicts[0]["line"], 2);
+    assert_eq!(verdicts[0]["pattern"], "/private/");
+    assert_eq!(verdicts[1]["profile"], "bingbot");
+    assert_eq!(report["signals"]["noindex"]["googlebot"], true);
+    let via: Vec<&str> = report["discovered_from"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["via"].as_str().unwrap())
+        .collect();
+    assert_eq!(via, ["link", "sitemap"]);
+
+    let old = &records["/old-page"];
+    assert_eq!(old["state"], "redirected");
+    assert_eq!(old["final_url"], server.url("/new-page").as_str());
+    assert_eq!(old["hops"][0]["status"], 301);
+    assert_eq!(old["hops"][0]["location"], "/new-page");
+
+    assert_eq!(records["/docs"]["state"], "failed");
+    assert_eq!(records["/docs"]["failure"]["kind"], "timeout");
+    assert_eq!(records["/orphan"]["depth"], Value::Null);
+    assert_eq!(records["/blog/first-post"]["depth"], 2);
+    assert_eq!(records["/assets/site.css"]["kind"], "stylesheet");
+    assert_eq!(
+        records["/noindexed-by-header"]["signals"]["noindex"]["bingbot"],
+        true
+    );
+
+    // Sorted by URL, so the output is deterministic.
+    let urls: Vec<String> = written
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["url"].to_string())
+        .collect();
+    let mut sorted = urls.clone();
+    sorted.sort();
+    assert_eq!(urls, sorted);
+}
+
+#[test]
+fn crawl_with_obey_robots_leaves_disallowed_pages_alone() {
+    let server = crawl_basic();
+    let output = crawlgate(&[
+        "crawl",
+        server.url("/").as_str(),
+        "--obey-robots",
+        "--no-assets",
+        "--timeout",
+        "1",
+        "--jsonl",
+        "-",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let records = records(&text(&output.stdout));
+    assert_eq!(records["/private/report"]["state"], "not-fetched");
+    assert_eq!(records["/private/report"]["not_fetched"], "disallowed");
+    assert!(!server.requests().contains(&"/private/report".to_owned()));
+    assert!(!server.requests().iter().any(|r| r.starts_with("/assets/")));
+    // With the lines on stdout, the summary goes to stderr.
+    assert!(text(&output.stderr).contains("crawled "));
+}
+
+#[test]
+fn crawl_bounds_are_flags() {
+    let server = crawl_basic();
+    let output = crawlgate(&[
+        "crawl",
+        server.url("/").as_str(),
+        "--max-pages",
+        "2",
+        "--no-sitemap-probe",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("crawled "), "{stdout}");
+    assert!(stdout.contains(": 2 pages"), "{stdout}");
+    assert!(
+        stdout.contains("bound hit: page bound (2 pages)"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn crawl_refuses_a_start_url_that_is_not_http() {
+    let output = crawlgate(&["crawl", "example.com"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("not an http or https URL"));
+    let output = crawlgate(&["crawl", "https://"]);
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn crawl_of_an_unreachable_start_url_is_inconclusive() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let output = crawlgate(&["crawl", &format!("http://127.0.0.1:{port}/"), "--quiet"]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    assert!(text(&output.stdout).contains("failed: connect ×1"));
+}
+
+#[test]
+fn robots_test_fetches_a_robots_url() {
+    let server = crawl_basic();
+    let output = crawlgate(&[
+        "robots",
+        "test",
+        server.url("/robots.txt").as_str(),
+        "--user-agent",
+        "Googlebot",
+        "/private/report",
+        "/about",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "disallowed\t/private/report\tline 2: Disallow: /private/\nallowed\t/about\tno matching rule\n"
+    );
+}
+
+#[test]
+fn robots_test_applies_googles_status_semantics() {
+    let server = serve(ServedSite::new().route(Route::status("/robots.txt", 503, "busy")));
+    let output = crawlgate(&[
+        "robots",
+        "test",
+        server.url("/robots.txt").as_str(),
+        "--user-agent",
+        "Googlebot",
+        "/anything",
+    ]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        text(&output.stdout),
+        "disallowed\t/anything\trobots.txt disallow-all\n"
+    );
+    assert!(text(&output.stderr).contains("answered 503"));
+
+    let server = serve(ServedSite::new());
+    let output = crawlgate(&[
+        "robots",
+        "test",
+        server.url("/robots.txt").as_str(),
+        "--user-agent",
+        "Googlebot",
+        "--json",
+        "/anything",
+    ]);
+    let record: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(record["allowed"], true);
+    assert!(text(&output.stderr).contains("answered 404"));
+}
+
+#[test]
+fn robots_lint_fetches_a_robots_url() {
+    let server = crawl_basic();
+    let robots_url = server.url("/robots.txt");
+    let output = crawlgate(&["robots", "lint", robots_url.as_str()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "{robots_url}:2: warning[robots/sensitive-path-disclosed]"
+        )),
+        "{stdout}"
+    );
+
+    let server = serve(ServedSite::new().route(Route::status("/robots.txt", 403, "forbidden")));
+    let robots_url = server.url("/robots.txt");
+    let output = crawlgate(&[
+        "robots",
+        "lint",
+        robots_url.as_str(),
+        "--fail-on",
+        "warning",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        text(&output.stdout).starts_with(&format!(
+            "{robots_url}: warning[robots/auth-or-forbidden]: answered 403"
+        )),
+        "{}",
+        text(&output.stdout)
+    );
+}
+
+#[test]
+fn sitemap_check_fetches_an_index_and_its_children() {
+    let index = "<?xml version=\"1.0\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                 <sitemap><loc>{{origin}}/pages.xml</loc></sitemap>\n\
+                 <sitemap><loc>{{origin}}/index.xml</loc></sitemap>\n\
+                 <sitemap><loc>{{origin}}/gone.xml</loc></sitemap>\n</sitemapindex>\n";
+    let pages = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                 <url><loc>{{origin}}/a</loc></url>\n</urlset>\n";
+    let server = serve(
+        ServedSite::new()
+            .file("index.xml", index)
+            .file("pages.xml", pages),
+    );
+    let index_url = server.url("/index.xml");
+    let output = crawlgate(&["sitemap", "check", index_url.as_str()]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let pages_url = server.url("/pages.xml");
+    let gone_url = server.url("/gone.xml");
+    assert!(
+        stdout.starts_with(&format!("{index_url}: index, 3 child sitemaps")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{pages_url}: urlset, 1 entry")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("{index_url}: error[sitemap/cycle]: {index_url} (named in {index_url}) leads back to {index_url}")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "{gone_url}: error[sitemap/fetch-error]: answered 404"
+        )),
+        "{stdout}"
+    );
+
+    let output = crawlgate(&["sitemap", "check", pages_url.as_str(), "--urls"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(text(&output.stdout), format!("{}\n", server.url("/a")));
+}
