@@ -15,6 +15,9 @@ pub(crate) fn register(tera: &mut Tera, assets: Arc<BTreeMap<String, String>>) {
     tera.register_filter("markdown", |text: &str, _: Kwargs, _: &State| {
         Value::safe_string(&markdown_to_html(text))
     });
+    tera.register_filter("code_spans", |text: &str, _: Kwargs, _: &State| {
+        Value::safe_string(&code_spans(text))
+    });
     tera.register_filter("md_code", |text: &str, _: Kwargs, _: &State| {
         Value::safe_string(&md_code(text))
     });
@@ -79,6 +82,31 @@ pub(crate) fn markdown_to_html(text: &str) -> String {
     });
     let mut html = String::with_capacity(text.len() * 2);
     pulldown_cmark::html::push_html(&mut html, events);
+    html
+}
+
+/// Text (a finding's message) as HTML with its `backtick` spans as `<code>`: escaped first, so
+/// whatever the backticks hold stays text. An unpaired backtick stays a backtick.
+pub(crate) fn code_spans(text: &str) -> String {
+    let mut escaped = Vec::with_capacity(text.len() + 16);
+    // Writing into a Vec cannot fail.
+    let _ = tera::escape_html(text, &mut escaped);
+    let escaped = String::from_utf8_lossy(&escaped);
+    let segments: Vec<&str> = escaped.split('`').collect();
+    // Backtick i sits before segment i + 1; they pair up in order, and an odd last one is text.
+    let backticks = segments.len() - 1;
+    let paired = backticks - backticks % 2;
+    let mut html = String::with_capacity(escaped.len() + 32);
+    for (index, segment) in segments.iter().enumerate() {
+        if let Some(tick) = index.checked_sub(1) {
+            html.push_str(match (tick < paired, tick % 2 == 0) {
+                (true, true) => "<code>",
+                (true, false) => "</code>",
+                (false, _) => "`",
+            });
+        }
+        html.push_str(segment);
+    }
     html
 }
 
@@ -182,6 +210,16 @@ mod tests {
             markdown_to_html("Use `noindex` <script>x</script>"),
             "<p>Use <code>noindex</code> &lt;script&gt;x&lt;/script&gt;</p>\n"
         );
+    }
+
+    #[test]
+    fn message_code_spans_escape_first() {
+        assert_eq!(
+            code_spans("the link to `<script>` is in <body>"),
+            "the link to <code>&lt;script&gt;</code> is in &lt;body&gt;"
+        );
+        assert_eq!(code_spans("a ` b"), "a ` b");
+        assert_eq!(code_spans("`x` and `y"), "<code>x</code> and `y");
     }
 
     #[test]
