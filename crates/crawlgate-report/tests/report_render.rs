@@ -10,12 +10,12 @@ use crawlgate_report::{
 };
 use std::path::Path;
 
-fn render(renderers: &Renderers, name: &str, report: &Report, options: &RenderOptions) -> String {
+fn render(renderers: &Renderers, name: &str, report: &Report, options: RenderOptions) -> String {
     let renderer = renderers
         .get(name)
         .unwrap_or_else(|| panic!("no renderer `{name}`"));
     let mut out = Vec::new();
-    if let Err(error) = renderer.render(report, options, &mut out) {
+    if let Err(error) = renderer.render(report, &options, &mut out) {
         panic!("{name}: {error}");
     }
     String::from_utf8(out).expect("UTF-8 output")
@@ -68,7 +68,7 @@ fn writes_the_canned_audit_in_every_format() {
         let text = std::fs::read_to_string(path).unwrap();
         assert_eq!(
             text,
-            render(&renderers, format, &report, &fail_on_error()),
+            render(&renderers, format, &report, fail_on_error()),
             "{format}: the file is the rendering"
         );
     }
@@ -88,7 +88,7 @@ fn snapshots_of_every_format() {
     assert_eq!(report.target.profiles, ["googlebot", "bingbot"]);
     let renderers = renderers_with_csv();
     for format in EVERY_FORMAT {
-        let text = render(&renderers, format, &report, &fail_on_error());
+        let text = render(&renderers, format, &report, fail_on_error());
         insta::assert_snapshot!(format!("outfitters.{format}"), text);
     }
 }
@@ -101,8 +101,8 @@ fn the_same_report_renders_to_the_same_bytes() {
     let renderers = renderers_with_csv();
     for format in EVERY_FORMAT {
         assert_eq!(
-            render(&renderers, format, &first, &fail_on_error()),
-            render(&renderers, format, &second, &fail_on_error()),
+            render(&renderers, format, &first, fail_on_error()),
+            render(&renderers, format, &second, fail_on_error()),
             "{format}"
         );
     }
@@ -114,12 +114,12 @@ fn the_date_appears_only_when_asked_for() {
     let renderers = Renderers::builtin();
     let date = "2026-06-01T12:00:00Z";
     for format in ["html", "md", "json"] {
-        assert!(!render(&renderers, format, &report, &fail_on_error()).contains(date));
+        assert!(!render(&renderers, format, &report, fail_on_error()).contains(date));
     }
     report.generated_at = Some(date.to_owned());
     for format in ["html", "md", "json"] {
         assert!(
-            render(&renderers, format, &report, &fail_on_error()).contains(date),
+            render(&renderers, format, &report, fail_on_error()).contains(date),
             "{format}"
         );
     }
@@ -128,7 +128,7 @@ fn the_date_appears_only_when_asked_for() {
 #[test]
 fn the_html_report_is_self_contained() {
     let report = support::report_of("outfitters");
-    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
+    let html = render(&Renderers::builtin(), "html", &report, fail_on_error());
     // Nothing is loaded from anywhere: no external stylesheet, script, image, font or frame, and
     // a Content-Security-Policy that would block one anyway.
     for needle in [
@@ -177,7 +177,7 @@ fn markdown_folds_long_url_lists() {
         extra.finding.url = format!("https://www.outfitters.test/extra/{n}");
         report.findings.push(extra);
     }
-    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
+    let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
     assert!(md.contains("<details><summary>14 URLs</summary>"), "{md}");
 }
 
@@ -197,12 +197,12 @@ fn hostile_report() -> Report {
         "the hostile site fires the rules: {:#?}",
         report.findings
     );
-    report.target.start_url = SCRIPT_URL.to_owned();
+    SCRIPT_URL.clone_into(&mut report.target.start_url);
     report
         .target
         .profiles
         .push("<b>bot</b><script>alert('profile')</script>".to_owned());
-    report.findings[0].finding.url = SCRIPT_URL.to_owned();
+    SCRIPT_URL.clone_into(&mut report.findings[0].finding.url);
     let finding = Finding {
         rule: "robots/<script>alert('rule')</script>".to_owned(),
         severity: Severity::Warning,
@@ -245,7 +245,7 @@ fn hostile_report() -> Report {
 #[test]
 fn html_shows_hostile_site_content_as_text() {
     let report = hostile_report();
-    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
+    let html = render(&Renderers::builtin(), "html", &report, fail_on_error());
     std::fs::write(support::scratch_dir("hostile").join("report.html"), &html).unwrap();
     // Our own filter script is the only script element; no markup from the site survives.
     assert_eq!(html.matches("<script").count(), 1, "{html}");
@@ -272,7 +272,7 @@ fn html_shows_hostile_site_content_as_text() {
 #[test]
 fn markdown_shows_hostile_site_content_as_text() {
     let report = hostile_report();
-    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
+    let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
     // Rendered as GitHub would (GFM tables; raw HTML passes through pulldown-cmark untouched, so
     // any markup we failed to escape would show up here as an element).
     let mut options = pulldown_cmark::Options::empty();
@@ -304,7 +304,7 @@ fn markdown_shows_hostile_site_content_as_text() {
 fn junit_and_sarif_stay_well_formed_with_hostile_content() {
     let report = hostile_report();
     let renderers = Renderers::builtin();
-    let xml = render(&renderers, "junit", &report, &fail_on_error());
+    let xml = render(&renderers, "junit", &report, fail_on_error());
     let mut reader = quick_xml::Reader::from_str(&xml);
     let mut elements = 0;
     loop {
@@ -331,7 +331,7 @@ fn junit_and_sarif_stay_well_formed_with_hostile_content() {
     }
     assert!(elements > 4);
     let sarif: serde_json::Value =
-        serde_json::from_str(&render(&renderers, "sarif", &report, &fail_on_error())).unwrap();
+        serde_json::from_str(&render(&renderers, "sarif", &report, fail_on_error())).unwrap();
     let messages: Vec<&str> = sarif["runs"][0]["results"]
         .as_array()
         .unwrap()
@@ -368,7 +368,7 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
         &Renderers::builtin(),
         "sarif",
         &report,
-        &fail_on_error(),
+        fail_on_error(),
     ))
     .unwrap();
     assert_eq!(sarif["version"], "2.1.0");
@@ -403,6 +403,36 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
         assert_eq!(rules[index]["id"], result["ruleId"]);
         assert!(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].is_string());
     }
+}
+
+#[test]
+fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
+    let mut report = support::report_of("outfitters");
+    // A robots.txt file finding: its subject is the robots.txt URL.
+    let finding = Finding {
+        rule: "robots/typo-field".to_owned(),
+        severity: Severity::Warning,
+        url: "https://www.outfitters.test/robots.txt".to_owned(),
+        profile: None,
+        message: "`Dissalow` is read as `Disallow` only through Google's typo tolerance".to_owned(),
+        evidence: vec![Evidence::RobotsLine {
+            robots_url: "https://www.outfitters.test/robots.txt".to_owned(),
+            line: 7,
+            text: "Dissalow: /tmp/".to_owned(),
+        }],
+    };
+    report.findings.push(ReportFinding {
+        fingerprint: fingerprint(&finding),
+        finding,
+    });
+    let sarif: serde_json::Value = serde_json::from_str(&render(
+        &Renderers::builtin(),
+        "sarif",
+        &report,
+        fail_on_error(),
+    ))
+    .unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
     // The robots.txt finding is located at its file and line.
     let typo = results
         .iter()
@@ -457,7 +487,7 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
 fn junit_fails_the_findings_at_or_above_fail_on() {
     let report = support::report_of("outfitters");
     let renderers = Renderers::builtin();
-    let junit = |fail_on| render(&renderers, "junit", &report, &RenderOptions { fail_on });
+    let junit = |fail_on| render(&renderers, "junit", &report, RenderOptions { fail_on });
     let header = |xml: &str| xml.lines().nth(1).unwrap_or_default().to_owned();
     // 15 rule × URL test cases: 11 error findings on 8 of them, 9 warnings on the other 7 and 2
     // shared.
@@ -493,14 +523,13 @@ fn parse_csv(text: &str) -> Vec<Vec<String>> {
                 field.push('"');
             }
             (true, '"') => quoted = false,
-            (true, c) => field.push(c),
             (false, '"') => quoted = true,
             (false, ',') => row.push(std::mem::take(&mut field)),
             (false, '\n') => {
                 row.push(std::mem::take(&mut field));
                 rows.push(std::mem::take(&mut row));
             }
-            (false, c) => field.push(c),
+            (_, c) => field.push(c),
         }
     }
     assert!(
@@ -517,7 +546,7 @@ fn the_csv_findings_plugin_writes_one_row_per_finding() {
         &renderers_with_csv(),
         "csv-findings",
         &report,
-        &fail_on_error(),
+        fail_on_error(),
     );
     let rows = parse_csv(&csv);
     assert_eq!(
@@ -663,8 +692,8 @@ fn plugin_folders_load_with_their_assets_and_bounds() {
     );
     let report = support::report_of("outfitters");
     assert_eq!(
-        render(&renderers, "html", &report, &fail_on_error()),
-        render(&Renderers::builtin(), "html", &report, &fail_on_error())
+        render(&renderers, "html", &report, fail_on_error()),
+        render(&Renderers::builtin(), "html", &report, fail_on_error())
     );
 
     // Assets are inlined raw, never parsed as templates; the escaping follows the extension.
@@ -690,7 +719,7 @@ fn plugin_folders_load_with_their_assets_and_bounds() {
     let mut hostile = report.clone();
     hostile.target.start_url = "<x>".to_owned();
     assert_eq!(
-        render(&renderers, "brand", &hostile, &fail_on_error()),
+        render(&renderers, "brand", &hostile, fail_on_error()),
         "<style>h1 { color: red } /* {{ not a template }} */</style><h1>&lt;x&gt;</h1>"
     );
 
@@ -818,6 +847,7 @@ fn load_in_chromium(chromium: &Path, file: &Path) -> (String, Vec<String>) {
 }
 
 #[test]
+#[allow(clippy::print_stdout, reason = "the test says why it checked nothing")]
 fn the_html_report_renders_in_headless_chromium() {
     let Some(chromium) = chromium() else {
         println!("note: chromium is not installed; the headless rendering check is skipped");
@@ -830,7 +860,7 @@ fn the_html_report_renders_in_headless_chromium() {
         ("hostile", hostile_report()),
     ] {
         let file = dir.join(format!("{name}.html"));
-        std::fs::write(&file, render(&renderers, "html", &report, &fail_on_error())).unwrap();
+        std::fs::write(&file, render(&renderers, "html", &report, fail_on_error())).unwrap();
         let (dom, console) = load_in_chromium(&chromium, &file);
         // The filter script ran to its end, with no console message: no script error and no
         // request blocked by the Content-Security-Policy (there is none to block).

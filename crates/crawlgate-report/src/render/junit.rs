@@ -31,7 +31,7 @@ impl Renderer for JunitRenderer {
         options: &RenderOptions,
         out: &mut dyn std::io::Write,
     ) -> Result<(), RenderError> {
-        out.write_all(junit_xml(report, options).as_bytes())?;
+        out.write_all(junit_xml(report, *options).as_bytes())?;
         Ok(())
     }
 }
@@ -44,7 +44,7 @@ struct Case<'a> {
 }
 
 impl Case<'_> {
-    fn failing<'s>(&'s self, options: &RenderOptions) -> Vec<&'s ReportFinding> {
+    fn failing(&self, options: RenderOptions) -> Vec<&ReportFinding> {
         match options.fail_on {
             Some(threshold) => self
                 .findings
@@ -57,7 +57,7 @@ impl Case<'_> {
     }
 }
 
-fn junit_xml(report: &Report, options: &RenderOptions) -> String {
+fn junit_xml(report: &Report, options: RenderOptions) -> String {
     // family → (rule, url) → findings; BTreeMaps give the documented, stable order.
     let mut suites: BTreeMap<&str, BTreeMap<(&str, &str), Vec<&ReportFinding>>> = BTreeMap::new();
     for finding in &report.findings {
@@ -115,7 +115,7 @@ fn junit_xml(report: &Report, options: &RenderOptions) -> String {
     xml
 }
 
-fn write_case(xml: &mut String, case: &Case<'_>, options: &RenderOptions) {
+fn write_case(xml: &mut String, case: &Case<'_>, options: RenderOptions) {
     let _ = write!(
         xml,
         "    <testcase name=\"{}\" classname=\"{}\">",

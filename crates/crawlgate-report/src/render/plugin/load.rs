@@ -134,7 +134,7 @@ fn collect_files(
         let relative = relative_path(root, &path);
         match read_text(&path, MAX_FILE_BYTES)? {
             Some(text) => files.push((relative, text)),
-            None if relative.ends_with(".tera") => {
+            None if super::is_template(&relative) => {
                 return Err(plugin_error(root, format!("{relative} is not UTF-8 text")));
             }
             None => {}

@@ -68,7 +68,7 @@ impl TemplateRenderer {
         let mut templates = Vec::new();
         let mut assets = BTreeMap::new();
         for (path, text) in files {
-            if path.ends_with(".tera") {
+            if is_template(&path) {
                 templates.push((path, text));
             } else {
                 assets.insert(path, text);
@@ -106,6 +106,13 @@ impl TemplateRenderer {
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
     }
+}
+
+/// Whether a plugin file is a template (`*.tera`) rather than an asset.
+pub(crate) fn is_template(path: &str) -> bool {
+    std::path::Path::new(path)
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("tera"))
 }
 
 impl Renderer for TemplateRenderer {
