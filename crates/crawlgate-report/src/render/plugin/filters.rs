@@ -1,6 +1,7 @@
 //! The filters and functions every report plugin gets, on top of tera's built-ins. Documented for
 //! plugin authors in `reports/README.md`; keep the two in step.
 
+use super::escape::markdown as markdown_escape;
 use crate::fingerprint::Fnv64;
 use crate::render::evidence::describe;
 use crawlgate_core::Evidence;
@@ -18,6 +19,19 @@ pub(crate) fn register(tera: &mut Tera, assets: Arc<BTreeMap<String, String>>) {
     tera.register_filter("code_spans", |text: &str, _: Kwargs, _: &State| {
         Value::safe_string(&code_spans(text))
     });
+    tera.register_filter("md_code_spans", |text: &str, _: Kwargs, _: &State| {
+        Value::safe_string(&md_code_spans(text))
+    });
+    tera.register_filter(
+        "pad_start",
+        |value: Value, kwargs: Kwargs, _: &State| -> TeraResult<String> {
+            let width = kwargs.get::<usize>("width")?.unwrap_or(0).min(256);
+            let text = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_owned);
+            Ok(format!("{text:>width$}"))
+        },
+    );
     tera.register_filter("md_code", |text: &str, _: Kwargs, _: &State| {
         Value::safe_string(&md_code(text))
     });
@@ -108,6 +122,28 @@ pub(crate) fn code_spans(text: &str) -> String {
         html.push_str(segment);
     }
     html
+}
+
+/// Text (a finding's message) as Markdown: escaped, with its `backtick` spans as code spans
+/// ([`md_code`]); an unpaired backtick is escaped.
+pub(crate) fn md_code_spans(text: &str) -> String {
+    let segments: Vec<&str> = text.split('`').collect();
+    let backticks = segments.len() - 1;
+    let paired = backticks - backticks % 2;
+    let mut out = Vec::with_capacity(text.len() + 16);
+    for (index, segment) in segments.iter().enumerate() {
+        let inside_code = index % 2 == 1 && index <= paired;
+        if index > paired {
+            out.extend_from_slice(b"\\`");
+        }
+        if inside_code {
+            out.extend_from_slice(md_code(segment).as_bytes());
+        } else {
+            // Writing into a Vec cannot fail.
+            let _ = markdown_escape(segment, &mut out);
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Site text as a Markdown code span that nothing inside can break: the fence is one backtick
@@ -220,6 +256,15 @@ mod tests {
         );
         assert_eq!(code_spans("a ` b"), "a ` b");
         assert_eq!(code_spans("`x` and `y"), "<code>x</code> and `y");
+    }
+
+    #[test]
+    fn markdown_messages_keep_their_code_spans_and_escape_the_rest() {
+        assert_eq!(
+            md_code_spans("the link to `a|b` is in <body> *now*"),
+            r"the link to `a\|b` is in &lt;body&gt; \*now\*"
+        );
+        assert_eq!(md_code_spans("odd ` tick"), r"odd \` tick");
     }
 
     #[test]
