@@ -635,9 +635,10 @@ fn template_errors_name_the_template_line_and_variable() {
         other => panic!("{other:?}"),
     }
     assert!(
-        error
-            .to_string()
-            .starts_with("report plugin `txt`: template `parts/list.tera` line 3, column "),
+        error.to_string().starts_with(
+            "report plugin `txt`: template `parts/list.tera` line 3, column 6: \
+             Field `severity_level` is not defined. Available fields: "
+        ),
         "{error}"
     );
 
