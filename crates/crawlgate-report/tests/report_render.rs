@@ -169,6 +169,24 @@ fn the_html_report_is_self_contained() {
 }
 
 #[test]
+fn an_unreachable_robots_txt_is_reported() {
+    let report = support::report_of("unreachable");
+    let renderers = Renderers::builtin();
+    let html = render(&renderers, "html", &report, fail_on_error());
+    assert!(
+        html.contains("<span class=\"status\">HTTP 503</span>"),
+        "{html}"
+    );
+    assert!(html.contains("everything disallowed"));
+    assert!(html.contains("No sitemap was found."));
+    let md = render(&renderers, "md", &report, fail_on_error());
+    assert!(md.contains("HTTP 503 · everything disallowed"), "{md}");
+    for format in ["json", "sarif", "junit"] {
+        render(&renderers, format, &report, fail_on_error());
+    }
+}
+
+#[test]
 fn markdown_folds_long_url_lists() {
     let mut report = support::report_of("outfitters");
     let template = report.findings[0].clone();
@@ -179,6 +197,191 @@ fn markdown_folds_long_url_lists() {
     }
     let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
     assert!(md.contains("<details><summary>14 URLs</summary>"), "{md}");
+}
+
+/// One piece of evidence of every kind. The match has no wildcard: a new kind in crawlgate-core
+/// fails to compile here until the templates have a partial for it and this list shows it.
+#[allow(clippy::too_many_lines, reason = "one literal of each evidence kind")]
+fn every_evidence_kind() -> Vec<Evidence> {
+    let page = "https://www.outfitters.test/p".to_owned();
+    let robots = "https://www.outfitters.test/robots.txt".to_owned();
+    let sitemap = "https://www.outfitters.test/sitemap-pages.xml".to_owned();
+    let all = vec![
+        Evidence::RobotsRule {
+            robots_url: robots.clone(),
+            line: 3,
+            group: vec!["*".into()],
+            directive: "Disallow".into(),
+            pattern: "/checkout/".into(),
+        },
+        Evidence::RobotsVerdict {
+            robots_url: robots.clone(),
+            profile: "googlebot".into(),
+            allowed: false,
+            reason: "robots.txt answered 503: Google stops crawling".into(),
+        },
+        Evidence::RobotsLine {
+            robots_url: robots.clone(),
+            line: 4,
+            text: "Disallow: /search".into(),
+        },
+        Evidence::RobotsFetch {
+            robots_url: robots,
+            status: Some(503),
+            effect: "disallow-all".into(),
+            detail: "a 5xx answer means Google treats the whole site as disallowed".into(),
+        },
+        Evidence::HttpHeader {
+            url: page.clone(),
+            name: "X-Robots-Tag".into(),
+            value: "noindex".into(),
+        },
+        Evidence::MetaTag {
+            url: page.clone(),
+            name: "robots".into(),
+            content: "noindex".into(),
+            line: Some(5),
+            in_head: false,
+            raw: "<meta name=\"robots\" content=\"noindex\">".into(),
+        },
+        Evidence::Canonical {
+            url: page.clone(),
+            href: "/q".into(),
+            via: "header".into(),
+            line: None,
+            raw: "Link: </q>; rel=\"canonical\"".into(),
+        },
+        Evidence::Hreflang {
+            url: page.clone(),
+            hreflang: "de-AT".into(),
+            href: "https://www.outfitters.test/de-at/p".into(),
+            via: "html".into(),
+            line: Some(6),
+        },
+        Evidence::SitemapEntry {
+            sitemap_url: sitemap.clone(),
+            line: 6,
+            loc: page.clone(),
+        },
+        Evidence::SitemapPosition {
+            sitemap_url: sitemap,
+            line: Some(9),
+            column: Some(5),
+        },
+        Evidence::Link {
+            from: "https://www.outfitters.test/".into(),
+            to: page.clone(),
+            line: Some(7),
+            rel: vec!["nofollow".into(), "ugc".into()],
+        },
+        Evidence::AssetRef {
+            page: page.clone(),
+            asset: "https://www.outfitters.test/app.js".into(),
+            asset_kind: "script".into(),
+            line: Some(8),
+        },
+        Evidence::Response {
+            url: page.clone(),
+            status: Some(404),
+            detail: "answered 404".into(),
+        },
+        Evidence::Redirect {
+            url: page.clone(),
+            hops: vec![crawlgate_core::finding::RedirectHop {
+                url: page,
+                status: 301,
+                location: Some("/r".into()),
+            }],
+            final_url: "https://www.outfitters.test/r".into(),
+        },
+        Evidence::Note {
+            text: "a `note`".into(),
+        },
+    ];
+    for evidence in &all {
+        match evidence {
+            Evidence::RobotsRule { .. }
+            | Evidence::RobotsVerdict { .. }
+            | Evidence::RobotsLine { .. }
+            | Evidence::RobotsFetch { .. }
+            | Evidence::HttpHeader { .. }
+            | Evidence::MetaTag { .. }
+            | Evidence::Canonical { .. }
+            | Evidence::Hreflang { .. }
+            | Evidence::SitemapEntry { .. }
+            | Evidence::SitemapPosition { .. }
+            | Evidence::Link { .. }
+            | Evidence::AssetRef { .. }
+            | Evidence::Response { .. }
+            | Evidence::Redirect { .. }
+            | Evidence::Note { .. } => {}
+        }
+    }
+    all
+}
+
+#[test]
+fn every_evidence_kind_has_its_own_rendering() {
+    let mut report = support::report_of("outfitters");
+    let finding = Finding {
+        rule: "robots/blocked-noindex".to_owned(),
+        severity: Severity::Error,
+        url: "https://www.outfitters.test/p".to_owned(),
+        profile: Some("googlebot".to_owned()),
+        message: "every kind of evidence".to_owned(),
+        evidence: every_evidence_kind(),
+    };
+    report.findings.insert(
+        0,
+        ReportFinding {
+            fingerprint: fingerprint(&finding),
+            finding,
+        },
+    );
+    let renderers = renderers_with_csv();
+    let html = render(&renderers, "html", &report, fail_on_error());
+    assert!(
+        !html.contains("ev-unknown"),
+        "a kind fell back to the generic rendering"
+    );
+    for text in [
+        "ROBOTS_RULE_MARK",
+        "disallows googlebot: robots.txt answered 503: Google stops crawling",
+        "<code class=\"ev-quote\">Disallow: /search</code>",
+        "answered HTTP 503: a 5xx answer means",
+        "<code class=\"ev-quote\">X-Robots-Tag: noindex</code>",
+        "line 5, in &lt;body&gt;",
+        "canonical (HTTP header)",
+        "<code class=\"ev-quote\">de-AT → https://www.outfitters.test/de-at/p</code>",
+        "line 9, column 5",
+        "<code class=\"ev-quote\">rel=\"nofollow ugc\"</code>",
+        "<span class=\"ev-kind\">script</span>",
+        "<code class=\"ev-quote\">HTTP 404</code> answered 404",
+        "<code class=\"ev-quote\">301</code> →",
+        "a <code>note</code>",
+    ] {
+        let text = text.replace(
+            "ROBOTS_RULE_MARK",
+            "<code class=\"ev-quote\">Disallow: /checkout/</code>",
+        );
+        assert!(html.contains(&text), "HTML lacks `{text}`");
+    }
+    let md = render(&renderers, "md", &report, fail_on_error());
+    assert!(
+        !md.contains("does not know"),
+        "a kind fell back to the generic rendering"
+    );
+    let row = md
+        .lines()
+        .find(|line| line.contains("every kind of evidence"))
+        .expect("the finding's row");
+    assert_eq!(row.matches("<br>• ").count(), every_evidence_kind().len());
+    let csv = render(&renderers, "csv-findings", &report, fail_on_error());
+    assert!(
+        csv.contains(
+            "https://www.outfitters.test/p →301 /r (final: https://www.outfitters.test/r)"
+        )
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

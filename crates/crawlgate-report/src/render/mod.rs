@@ -121,3 +121,39 @@ impl Renderers {
         self.by_name.insert(renderer.name().to_owned(), renderer);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_format_renders_an_audit_with_nothing_in_it() {
+        let report = crate::test_report::minimal();
+        let renderers = Renderers::builtin();
+        assert_eq!(renderers.names(), ["html", "json", "junit", "md", "sarif"]);
+        for name in renderers.names() {
+            let mut out = Vec::new();
+            if let Err(error) =
+                renderers
+                    .get(name)
+                    .unwrap()
+                    .render(&report, &RenderOptions::default(), &mut out)
+            {
+                panic!("{name}: {error}");
+            }
+            assert!(!out.is_empty(), "{name}");
+        }
+        let mut html = Vec::new();
+        let html_renderer = renderers.get("html").unwrap();
+        html_renderer
+            .render(&report, &RenderOptions::default(), &mut html)
+            .unwrap();
+        let html = String::from_utf8(html).unwrap();
+        assert!(html.contains("No findings."));
+        assert!(html.contains("No robots.txt was fetched."));
+        assert_eq!(
+            (html_renderer.extension(), html_renderer.media_type()),
+            ("html", "text/html")
+        );
+    }
+}
