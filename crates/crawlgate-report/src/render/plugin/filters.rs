@@ -46,6 +46,12 @@ pub(crate) fn register(tera: &mut Tera, assets: Arc<BTreeMap<String, String>>) {
         "evidence_text",
         |evidence: Value, _: Kwargs, _: &State| -> TeraResult<String> { evidence_text(&evidence) },
     );
+    tera.register_filter(
+        "group",
+        |values: &[Value], kwargs: Kwargs, _: &State| -> TeraResult<Vec<Value>> {
+            group(values, kwargs.must_get::<&str>("attribute")?)
+        },
+    );
     tera.register_filter("sum", |values: &[Value], _: Kwargs, _: &State| sum(values));
     tera.register_filter("max", |values: &[Value], _: Kwargs, _: &State| max(values));
     tera.register_function(
@@ -187,6 +193,36 @@ fn evidence_text(evidence: &Value) -> TeraResult<String> {
         .map_err(|e| tera::Error::message(format!("evidence_text: not a piece of evidence ({e})")))
 }
 
+/// Group an array of maps by an attribute (a path such as `rule` or `finding.rule`), in the order
+/// each key first appears: `[{key, items}]`. Items without the attribute are grouped under none.
+/// (tera's own `group_by` returns a hash map, whose order changes from run to run.)
+fn group(values: &[Value], attribute: &str) -> TeraResult<Vec<Value>> {
+    let mut groups: Vec<(Value, Vec<Value>)> = Vec::new();
+    let mut index: BTreeMap<Value, usize> = BTreeMap::new();
+    for value in values {
+        let key = value
+            .get_from_path(attribute)
+            .cloned()
+            .unwrap_or_else(Value::none);
+        match index.get(&key).and_then(|&at| groups.get_mut(at)) {
+            Some((_, items)) => items.push(value.clone()),
+            None => {
+                index.insert(key.clone(), groups.len());
+                groups.push((key, vec![value.clone()]));
+            }
+        }
+    }
+    Ok(groups
+        .into_iter()
+        .map(|(key, items)| {
+            Value::from(BTreeMap::from([
+                ("key", key),
+                ("items", Value::from(items)),
+            ]))
+        })
+        .collect())
+}
+
 /// The sum of an array of numbers: an integer when every item is one.
 fn sum(values: &[Value]) -> TeraResult<Value> {
     if let Some(total) = values
@@ -265,6 +301,29 @@ mod tests {
             r"the link to `a\|b` is in &lt;body&gt; \*now\*"
         );
         assert_eq!(md_code_spans("odd ` tick"), r"odd \` tick");
+    }
+
+    #[test]
+    fn groups_keep_the_order_keys_first_appear_in() {
+        let values: Vec<Value> = ["b", "a", "b", "c", "a"]
+            .iter()
+            .enumerate()
+            .map(|(n, rule)| {
+                Value::from(BTreeMap::from([
+                    ("rule", Value::from(*rule)),
+                    ("n", Value::from(n)),
+                ]))
+            })
+            .collect();
+        let groups = group(&values, "rule").unwrap();
+        let summary: Vec<String> = groups
+            .iter()
+            .map(|g| {
+                let items = g.get_from_path("items").and_then(Value::as_array).unwrap();
+                format!("{}:{}", g.get_from_path("key").unwrap(), items.len())
+            })
+            .collect();
+        assert_eq!(summary, ["b:2", "a:2", "c:1"]);
     }
 
     #[test]
