@@ -886,7 +886,7 @@ fn template_errors_name_the_template_line_and_variable() {
 }
 
 #[test]
-fn plugin_folders_load_with_their_assets_and_bounds() {
+fn plugin_folders_load_with_their_assets() {
     // A folder of plugins: every sub-folder with a report.toml (html and md replace the built-in
     // ones, from the same files).
     let renderers = load(&support::reports_dir()).unwrap_or_else(|e| panic!("{e}"));
@@ -927,40 +927,6 @@ fn plugin_folders_load_with_their_assets_and_bounds() {
         "<style>h1 { color: red } /* {{ not a template }} */</style><h1>&lt;x&gt;</h1>"
     );
 
-    // The formats written in code cannot be replaced.
-    let dir = plugin(
-        "reserved",
-        &[
-            (
-                "report.toml",
-                "name = \"json\"\nextension = \"txt\"\nmedia_type = \"text/plain\"\ndescription = \"\"\n",
-            ),
-            ("report.txt.tera", ""),
-        ],
-    );
-    assert!(
-        load(&dir)
-            .unwrap_err()
-            .to_string()
-            .contains("the name `json` belongs to a built-in format")
-    );
-
-    // The entry template must exist; a folder without any manifest says so.
-    let dir = plugin("no-template", &[("report.toml", TXT_MANIFEST)]);
-    assert!(
-        load(&dir)
-            .unwrap_err()
-            .to_string()
-            .contains("template `report.txt.tera`: the template is missing")
-    );
-    let dir = plugin("empty", &[("notes.txt", "")]);
-    assert!(
-        load(&dir)
-            .unwrap_err()
-            .to_string()
-            .ends_with("no report.toml here or in its sub-folders")
-    );
-
     // Two formats that would write the same file are refused before anything is written.
     let dir = plugin(
         "clash",
@@ -987,6 +953,60 @@ fn plugin_folders_load_with_their_assets_and_bounds() {
         "formats `html` and `brand` would both write report.html"
     );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+}
+
+#[test]
+fn bad_plugin_folders_are_refused_with_a_reason() {
+    // The formats written in code cannot be replaced.
+    let dir = plugin(
+        "reserved",
+        &[
+            (
+                "report.toml",
+                "name = \"json\"\nextension = \"txt\"\nmedia_type = \"text/plain\"\ndescription = \"\"\n",
+            ),
+            ("report.txt.tera", ""),
+        ],
+    );
+    assert!(
+        load(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("the name `json` belongs to a built-in format")
+    );
+
+    // A plugin folder is bounded: at most 256 files.
+    let many: Vec<(String, String)> = (0..257)
+        .map(|n| (format!("parts/p{n:03}.txt"), String::new()))
+        .chain([
+            ("report.toml".to_owned(), TXT_MANIFEST.to_owned()),
+            ("report.txt.tera".to_owned(), String::new()),
+        ])
+        .collect();
+    let many: Vec<(&str, &str)> = many.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let dir = plugin("many", &many);
+    assert!(
+        load(&dir)
+            .unwrap_err()
+            .to_string()
+            .ends_with("more than 256 files"),
+    );
+
+    // The entry template must exist; a folder without any manifest says so.
+    let dir = plugin("no-template", &[("report.toml", TXT_MANIFEST)]);
+    assert!(
+        load(&dir)
+            .unwrap_err()
+            .to_string()
+            .contains("template `report.txt.tera`: the template is missing")
+    );
+    let dir = plugin("empty", &[("notes.txt", "")]);
+    assert!(
+        load(&dir)
+            .unwrap_err()
+            .to_string()
+            .ends_with("no report.toml here or in its sub-folders")
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ pub(crate) fn register(tera: &mut Tera, assets: Arc<BTreeMap<String, String>>) {
     tera.register_filter(
         "group",
         |values: &[Value], kwargs: Kwargs, _: &State| -> TeraResult<Vec<Value>> {
-            group(values, kwargs.must_get::<&str>("attribute")?)
+            Ok(group(values, kwargs.must_get::<&str>("attribute")?))
         },
     );
     tera.register_filter("sum", |values: &[Value], _: Kwargs, _: &State| sum(values));
@@ -196,7 +196,7 @@ fn evidence_text(evidence: &Value) -> TeraResult<String> {
 /// Group an array of maps by an attribute (a path such as `rule` or `finding.rule`), in the order
 /// each key first appears: `[{key, items}]`. Items without the attribute are grouped under none.
 /// (tera's own `group_by` returns a hash map, whose order changes from run to run.)
-fn group(values: &[Value], attribute: &str) -> TeraResult<Vec<Value>> {
+fn group(values: &[Value], attribute: &str) -> Vec<Value> {
     let mut groups: Vec<(Value, Vec<Value>)> = Vec::new();
     let mut index: BTreeMap<Value, usize> = BTreeMap::new();
     for value in values {
@@ -204,15 +204,14 @@ fn group(values: &[Value], attribute: &str) -> TeraResult<Vec<Value>> {
             .get_from_path(attribute)
             .cloned()
             .unwrap_or_else(Value::none);
-        match index.get(&key).and_then(|&at| groups.get_mut(at)) {
-            Some((_, items)) => items.push(value.clone()),
-            None => {
-                index.insert(key.clone(), groups.len());
-                groups.push((key, vec![value.clone()]));
-            }
+        if let Some((_, items)) = index.get(&key).and_then(|&at| groups.get_mut(at)) {
+            items.push(value.clone());
+        } else {
+            index.insert(key.clone(), groups.len());
+            groups.push((key, vec![value.clone()]));
         }
     }
-    Ok(groups
+    groups
         .into_iter()
         .map(|(key, items)| {
             Value::from(BTreeMap::from([
@@ -220,7 +219,7 @@ fn group(values: &[Value], attribute: &str) -> TeraResult<Vec<Value>> {
                 ("items", Value::from(items)),
             ]))
         })
-        .collect())
+        .collect()
 }
 
 /// The sum of an array of numbers: an integer when every item is one.
@@ -315,7 +314,7 @@ mod tests {
                 ]))
             })
             .collect();
-        let groups = group(&values, "rule").unwrap();
+        let groups = group(&values, "rule");
         let summary: Vec<String> = groups
             .iter()
             .map(|g| {

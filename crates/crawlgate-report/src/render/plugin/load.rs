@@ -14,6 +14,8 @@ const MAX_DEPTH: usize = 8;
 const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 /// At most this much, all files of one plugin together.
 const MAX_TOTAL_BYTES: u64 = 16 * 1024 * 1024;
+/// At most this many directory entries looked at in one plugin folder (files, folders, skipped).
+const MAX_ENTRIES: usize = 4096;
 /// At most this many plugins in one folder of plugins.
 const MAX_PLUGINS: usize = 64;
 
@@ -70,9 +72,16 @@ fn load_plugin(dir: &Path) -> Result<TemplateRenderer, RenderError> {
         message,
     })?;
     let mut files = Vec::new();
-    let mut total = 0;
-    collect_files(dir, dir, 0, &mut files, &mut total)?;
+    let mut walked = Walked::default();
+    collect_files(dir, dir, 0, &mut files, &mut walked)?;
     TemplateRenderer::from_files(manifest, files)
+}
+
+/// What a walk of a plugin folder has seen so far, for its bounds.
+#[derive(Default)]
+struct Walked {
+    entries: usize,
+    bytes: u64,
 }
 
 /// Every text file below `dir` as `(relative /-separated path, text)`, in path order. Hidden files
@@ -83,7 +92,7 @@ fn collect_files(
     dir: &Path,
     depth: usize,
     files: &mut Vec<(String, String)>,
-    total: &mut u64,
+    walked: &mut Walked,
 ) -> Result<(), RenderError> {
     if depth > MAX_DEPTH {
         return Err(plugin_error(
@@ -92,6 +101,13 @@ fn collect_files(
         ));
     }
     let mut entries = read_dir(dir)?;
+    walked.entries += entries.len();
+    if walked.entries > MAX_ENTRIES {
+        return Err(plugin_error(
+            root,
+            format!("more than {MAX_ENTRIES} files and folders"),
+        ));
+    }
     entries.sort();
     for path in entries {
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
@@ -105,7 +121,7 @@ fn collect_files(
             source,
         })?;
         if metadata.is_dir() {
-            collect_files(root, &path, depth + 1, files, total)?;
+            collect_files(root, &path, depth + 1, files, walked)?;
             continue;
         }
         if files.len() >= MAX_FILES {
@@ -121,8 +137,8 @@ fn collect_files(
                 ),
             ));
         }
-        *total += metadata.len();
-        if *total > MAX_TOTAL_BYTES {
+        walked.bytes += metadata.len();
+        if walked.bytes > MAX_TOTAL_BYTES {
             return Err(plugin_error(
                 root,
                 format!(
@@ -157,8 +173,10 @@ fn read_dir(dir: &Path) -> Result<Vec<PathBuf>, RenderError> {
         path: dir.to_path_buf(),
         source,
     };
+    // One more than any bound allows, so a huge folder is refused without being read whole.
     fs::read_dir(dir)
         .map_err(io_error)?
+        .take(MAX_ENTRIES + 1)
         .map(|entry| entry.map(|e| e.path()).map_err(io_error))
         .collect()
 }
