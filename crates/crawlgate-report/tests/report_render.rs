@@ -1030,7 +1030,10 @@ fn chromium() -> Option<std::path::PathBuf> {
 /// Load `file` in headless Chromium; returns the DOM after scripts ran, and the console lines.
 fn load_in_chromium(chromium: &Path, file: &Path) -> (String, Vec<String>) {
     use std::process::{Command, Stdio};
-    let profile = support::scratch_dir("chromium-profile");
+    let scratch = support::scratch_dir("chromium-run");
+    // Output goes to files, not pipes: a DOM larger than a pipe buffer would block Chromium
+    // while this test waits for it to exit.
+    let (dom_path, log_path) = (scratch.join("dom.html"), scratch.join("stderr.log"));
     let mut child = Command::new(chromium)
         .args([
             "--headless",
@@ -1044,31 +1047,33 @@ fn load_in_chromium(chromium: &Path, file: &Path) -> (String, Vec<String>) {
             "--v=0",
             "--dump-dom",
         ])
-        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            scratch.join("profile").display()
+        ))
         .arg(format!("file://{}", file.display()))
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(std::fs::File::create(&dom_path).expect("DOM file"))
+        .stderr(std::fs::File::create(&log_path).expect("log file"))
         .spawn()
         .expect("chromium starts");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while child.try_wait().expect("wait for chromium").is_none() {
         if std::time::Instant::now() > deadline {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("chromium did not finish within 120 s");
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let output = child.wait_with_output().expect("chromium output");
-    let console = String::from_utf8_lossy(&output.stderr)
+    let dom = std::fs::read_to_string(&dom_path).expect("DOM");
+    let console = std::fs::read_to_string(&log_path)
+        .expect("log")
         .lines()
         .filter(|line| line.contains(":CONSOLE"))
         .map(str::to_owned)
         .collect();
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        console,
-    )
+    (dom, console)
 }
 
 #[test]
