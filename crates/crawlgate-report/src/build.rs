@@ -86,7 +86,8 @@ pub fn build(
 
 /// A rule's docs split into their sections.
 pub fn rule_doc(meta: &RuleMeta) -> RuleDoc {
-    let section = |name: &str| meta.doc_section(name).unwrap_or_default().to_owned();
+    let docs = unindent_docs(meta.docs);
+    let section = |name: &str| doc_section(&docs, name);
     RuleDoc {
         id: meta.id.to_owned(),
         family: meta.family().to_owned(),
@@ -97,6 +98,35 @@ pub fn rule_doc(meta: &RuleMeta) -> RuleDoc {
         example: section("Example"),
         how_to_fix: section("How to fix"),
     }
+}
+
+/// The docs as written: `/// text` comments arrive as " text", so drop one leading space per line.
+fn unindent_docs(docs: &str) -> String {
+    docs.lines()
+        .map(|line| line.strip_prefix(' ').unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The text under the `## heading` line, up to the next `## ` line, trimmed; empty when absent.
+///
+/// (Done here rather than with `RuleMeta::doc_section`, which looks for the next heading as
+/// "\n## " and so, on docs whose lines start with a space, returns the rest of the docs.)
+fn doc_section(docs: &str, heading: &str) -> String {
+    let mut lines = docs.lines();
+    let found = lines.by_ref().any(|line| {
+        line.strip_prefix("## ")
+            .is_some_and(|title| title.trim().eq_ignore_ascii_case(heading))
+    });
+    if !found {
+        return String::new();
+    }
+    lines
+        .take_while(|line| !line.starts_with("## "))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_owned()
 }
 
 fn summary(site: &Site, findings: &[Finding]) -> Summary {
@@ -356,4 +386,27 @@ fn directive_words(directives: &Directives) -> Vec<String> {
         words.insert(word);
     }
     words.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_docs_split_into_their_own_sections() {
+        static META: RuleMeta = RuleMeta {
+            id: "example/doc",
+            default_severity: Severity::Notice,
+            summary: "An example",
+            docs: concat!(
+                " ## What it does\n Finds `x`.\n\n ## Why is this bad?\n It is.\n",
+                " ## Example\n ```text\n x\n ```\n ## How to fix\n Remove `x`.\n",
+            ),
+        };
+        let doc = rule_doc(&META);
+        assert_eq!(doc.what_it_does, "Finds `x`.");
+        assert_eq!(doc.why_is_this_bad, "It is.");
+        assert_eq!(doc.example, "```text\nx\n```");
+        assert_eq!(doc.how_to_fix, "Remove `x`.");
+    }
 }

@@ -23,21 +23,21 @@ pub fn fingerprint(finding: &Finding) -> String {
 
 /// FNV-1a, 64-bit: tiny, and its output never changes between Rust releases (std's hashers make no
 /// such promise).
-struct Fnv64(u64);
+pub(crate) struct Fnv64(u64);
 
 impl Fnv64 {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self(0xcbf2_9ce4_8422_2325)
     }
 
-    fn write(&mut self, bytes: &[u8]) {
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
         for &byte in bytes.iter().chain(std::iter::once(&0xff)) {
             self.0 ^= u64::from(byte);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
     }
 
-    fn finish(&self) -> u64 {
+    pub(crate) fn finish(&self) -> u64 {
         self.0
     }
 }

@@ -2,12 +2,32 @@
 //! the renderers that write it (JSON, SARIF, JUnit in code; HTML, Markdown and user plugins through
 //! tera templates).
 //!
+//! ```no_run
+//! # fn demo(report: &crawlgate_report::Report) -> Result<(), crawlgate_report::RenderError> {
+//! use crawlgate_report::{RenderOptions, Renderers, write_reports};
+//!
+//! let mut renderers = Renderers::builtin();
+//! renderers.load_plugin_dir(std::path::Path::new("reports/csv-findings"))?;
+//! let formats = ["html".to_owned(), "sarif".to_owned(), "csv-findings".to_owned()];
+//! let options = RenderOptions { fail_on: Some(crawlgate_core::Severity::Error) };
+//! let written = write_reports(report, &renderers, &formats, &options, "audit".as_ref())?;
+//! # Ok(()) }
+//! ```
+//!
 //! [`Site`]: crawlgate_core::Site
 
 mod build;
 mod fingerprint;
 mod model;
+mod render;
+#[cfg(test)]
+mod test_report;
 
 pub use build::{BuildOptions, build, rule_doc};
 pub use fingerprint::fingerprint;
 pub use model::*;
+pub use render::plugin::Escape;
+pub use render::{
+    Format, JsonRenderer, JunitRenderer, Manifest, RenderError, RenderOptions, Renderer, Renderers,
+    SarifRenderer, TemplateRenderer, write_reports,
+};

@@ -1,0 +1,191 @@
+//! The built-in report plugins, `reports/html` and `reports/markdown`, embedded at build time so
+//! the binary needs no files beside it. Each file is listed here; a test checks the lists against
+//! the folders, so a new partial cannot be forgotten.
+
+use super::{Manifest, TemplateRenderer};
+use crate::model::Report;
+use crate::render::{RenderError, RenderOptions, Renderer};
+use std::path::PathBuf;
+
+/// A plugin folder compiled into the binary.
+pub(crate) struct Embedded {
+    /// The folder under `reports/`.
+    pub(crate) folder: &'static str,
+    /// The name to register under if the manifest itself were broken.
+    pub(crate) name: &'static str,
+    pub(crate) manifest: &'static str,
+    /// `(path in the folder, text)`.
+    pub(crate) files: &'static [(&'static str, &'static str)],
+}
+
+macro_rules! embed {
+    ($folder:literal as $name:literal: $($file:literal),* $(,)?) => {
+        Embedded {
+            folder: $folder,
+            name: $name,
+            manifest: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"), "/../../reports/", $folder, "/report.toml"
+            )),
+            files: &[$((
+                $file,
+                include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../reports/", $folder, "/", $file)),
+            )),*],
+        }
+    };
+}
+
+pub(crate) const EMBEDDED: [Embedded; 2] = [
+    embed!("html" as "html":
+        "report.html.tera",
+        "report.css",
+        "filter.js",
+        "partials/summary.html.tera",
+        "partials/chart.html.tera",
+        "partials/contents.html.tera",
+        "partials/findings.html.tera",
+        "partials/rule.html.tera",
+        "partials/url.html.tera",
+        "partials/evidence.html.tera",
+        "partials/evidence/asset_ref.html.tera",
+        "partials/evidence/canonical.html.tera",
+        "partials/evidence/hreflang.html.tera",
+        "partials/evidence/http_header.html.tera",
+        "partials/evidence/link.html.tera",
+        "partials/evidence/meta_tag.html.tera",
+        "partials/evidence/note.html.tera",
+        "partials/evidence/redirect.html.tera",
+        "partials/evidence/response.html.tera",
+        "partials/evidence/robots_fetch.html.tera",
+        "partials/evidence/robots_line.html.tera",
+        "partials/evidence/robots_rule.html.tera",
+        "partials/evidence/robots_verdict.html.tera",
+        "partials/evidence/sitemap_entry.html.tera",
+        "partials/evidence/sitemap_position.html.tera",
+        "partials/robots.html.tera",
+        "partials/sitemaps.html.tera",
+    ),
+    embed!("markdown" as "md":
+        "report.md.tera",
+        "partials/summary.md.tera",
+        "partials/findings.md.tera",
+        "partials/rule.md.tera",
+        "partials/evidence.md.tera",
+        "partials/robots.md.tera",
+        "partials/sitemaps.md.tera",
+    ),
+];
+
+/// The embedded plugins as renderers. One that fails to load (a bug caught by this crate's tests)
+/// still answers to its name, with its error, instead of taking the others down.
+pub(crate) fn plugins() -> Vec<Box<dyn Renderer>> {
+    EMBEDDED.iter().map(load).collect()
+}
+
+/// Load one embedded plugin.
+pub(crate) fn load(embedded: &Embedded) -> Box<dyn Renderer> {
+    let loaded = Manifest::parse(embedded.manifest)
+        .map_err(|message| RenderError::Manifest {
+            path: PathBuf::from(format!("reports/{}/report.toml", embedded.folder)),
+            message,
+        })
+        .and_then(|manifest| {
+            TemplateRenderer::from_files(
+                manifest,
+                embedded
+                    .files
+                    .iter()
+                    .map(|(path, text)| ((*path).to_owned(), (*text).to_owned())),
+            )
+        });
+    match loaded {
+        Ok(renderer) => Box::new(renderer),
+        Err(error) => Box::new(Unloadable {
+            name: embedded.name,
+            error: error.to_string(),
+        }),
+    }
+}
+
+/// A built-in plugin that failed to load: rendering it returns the load error.
+struct Unloadable {
+    name: &'static str,
+    error: String,
+}
+
+impl Renderer for Unloadable {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn extension(&self) -> &str {
+        self.name
+    }
+
+    fn media_type(&self) -> &'static str {
+        "application/octet-stream"
+    }
+
+    fn render(
+        &self,
+        _report: &Report,
+        _options: &RenderOptions,
+        _out: &mut dyn std::io::Write,
+    ) -> Result<(), RenderError> {
+        Err(RenderError::Plugin {
+            path: PathBuf::from(format!("built-in plugin `{}`", self.name)),
+            message: self.error.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn files_on_disk(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+            if path.is_dir() {
+                files_on_disk(&path, &format!("{prefix}{name}/"), out);
+            } else if name != "report.toml" {
+                out.push(format!("{prefix}{name}"));
+            }
+        }
+    }
+
+    #[test]
+    fn every_file_of_the_builtin_plugin_folders_is_embedded() {
+        for embedded in &EMBEDDED {
+            let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../reports")
+                .join(embedded.folder);
+            let mut on_disk = Vec::new();
+            files_on_disk(&dir, "", &mut on_disk);
+            on_disk.sort();
+            let mut listed: Vec<String> = embedded
+                .files
+                .iter()
+                .map(|(path, _)| (*path).to_owned())
+                .collect();
+            listed.sort();
+            assert_eq!(listed, on_disk, "reports/{}", embedded.folder);
+        }
+    }
+
+    #[test]
+    fn the_builtin_plugins_load() {
+        for embedded in &EMBEDDED {
+            let manifest = Manifest::parse(embedded.manifest).unwrap();
+            assert_eq!(manifest.name, embedded.name);
+            let files = embedded
+                .files
+                .iter()
+                .map(|(path, text)| ((*path).to_owned(), (*text).to_owned()));
+            if let Err(error) = TemplateRenderer::from_files(manifest, files) {
+                panic!("reports/{}: {error}", embedded.folder);
+            }
+        }
+    }
+}
