@@ -4,6 +4,7 @@
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 mod commands;
+mod demo;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -19,6 +20,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Crawl a site, cross-check it, write the reports.
+    Audit(Box<commands::audit::AuditArgs>),
     /// Test URLs against a robots.txt, or lint one.
     Robots(commands::robots::RobotsArgs),
     /// Check a sitemap file.
@@ -52,6 +55,7 @@ pub(crate) mod exit {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Audit(args) => commands::audit::run(*args),
         Command::Robots(args) => commands::robots::run(args),
         Command::Sitemap(args) => commands::sitemap::run(args),
         Command::Rules(args) => commands::rules::list(&args),

@@ -42,18 +42,33 @@ impl RuleMeta {
         }
     }
 
-    /// The text of one `## Heading` section of the docs, trimmed; `None` when absent.
-    pub fn doc_section(&self, heading: &str) -> Option<&'static str> {
-        let mut rest = self.docs;
-        loop {
-            let start = rest.find("## ")?;
-            rest = &rest[start + 3..];
-            let (title, body) = rest.split_once('\n').unwrap_or((rest, ""));
-            if title.trim().eq_ignore_ascii_case(heading) {
-                let end = body.find("\n## ").map_or(body.len(), |i| i + 1);
-                return Some(body[..end].trim());
-            }
+    /// The docs as Markdown: the `///` lines with the space after `///` removed.
+    pub fn docs_markdown(&self) -> String {
+        let mut text = String::with_capacity(self.docs.len());
+        for line in self.docs.lines() {
+            text.push_str(line.strip_prefix(' ').unwrap_or(line));
+            text.push('\n');
         }
+        text
+    }
+
+    /// The text under one `## Heading` of the docs, up to the next heading, trimmed; `None`
+    /// when the docs have no such heading.
+    pub fn doc_section(&self, heading: &str) -> Option<String> {
+        let docs = self.docs_markdown();
+        let mut lines = docs.lines();
+        let found = lines.by_ref().any(|line| {
+            line.strip_prefix("## ")
+                .is_some_and(|title| title.trim().eq_ignore_ascii_case(heading))
+        });
+        found.then(|| {
+            lines
+                .take_while(|line| !line.starts_with("## "))
+                .collect::<Vec<_>>()
+                .join("\n")
+                .trim()
+                .to_owned()
+        })
     }
 }
 
@@ -76,7 +91,8 @@ impl RuleMeta {
 ///     }
 /// }
 /// assert_eq!(EveryPage::META.id, "example/every-page");
-/// assert_eq!(EveryPage::META.doc_section("How to fix"), Some("Nothing to fix."));
+/// assert_eq!(EveryPage::META.doc_section("What it does").as_deref(), Some("Flags every page."));
+/// assert_eq!(EveryPage::META.doc_section("How to fix").as_deref(), Some("Nothing to fix."));
 /// ```
 #[macro_export]
 macro_rules! declare_rule {

@@ -86,8 +86,7 @@ pub fn build(
 
 /// A rule's docs split into their sections.
 pub fn rule_doc(meta: &RuleMeta) -> RuleDoc {
-    let docs = unindent_docs(meta.docs);
-    let section = |name: &str| doc_section(&docs, name);
+    let section = |name: &str| meta.doc_section(name).unwrap_or_default();
     RuleDoc {
         id: meta.id.to_owned(),
         family: meta.family().to_owned(),
@@ -98,35 +97,6 @@ pub fn rule_doc(meta: &RuleMeta) -> RuleDoc {
         example: section("Example"),
         how_to_fix: section("How to fix"),
     }
-}
-
-/// The docs as written: `/// text` comments arrive as " text", so drop one leading space per line.
-fn unindent_docs(docs: &str) -> String {
-    docs.lines()
-        .map(|line| line.strip_prefix(' ').unwrap_or(line))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The text under the `## heading` line, up to the next `## ` line, trimmed; empty when absent.
-///
-/// (Done here rather than with `RuleMeta::doc_section`, which looks for the next heading as
-/// "\n## " and so, on docs whose lines start with a space, returns the rest of the docs.)
-fn doc_section(docs: &str, heading: &str) -> String {
-    let mut lines = docs.lines();
-    let found = lines.by_ref().any(|line| {
-        line.strip_prefix("## ")
-            .is_some_and(|title| title.trim().eq_ignore_ascii_case(heading))
-    });
-    if !found {
-        return String::new();
-    }
-    lines
-        .take_while(|line| !line.starts_with("## "))
-        .collect::<Vec<_>>()
-        .join("\n")
-        .trim()
-        .to_owned()
 }
 
 fn summary(site: &Site, findings: &[Finding]) -> Summary {

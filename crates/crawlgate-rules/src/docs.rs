@@ -30,9 +30,8 @@ pub fn rules_markdown(rules: &[&dyn Rule]) -> String {
             severity = meta.default_severity,
             summary = meta.summary,
         );
-        for line in meta.docs.lines() {
+        for line in meta.docs_markdown().lines() {
             // Rule docs use `##` sections; nest them under the rule's heading.
-            let line = line.strip_prefix(' ').unwrap_or(line);
             if let Some(heading) = line.strip_prefix("## ") {
                 let _ = writeln!(out, "### {heading}");
             } else {

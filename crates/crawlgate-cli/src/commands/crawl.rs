@@ -2,17 +2,16 @@
 //! line per resource, plus a summary.
 
 use crate::commands::crawl_args::CrawlArgs;
-use crate::commands::net;
+use crate::commands::{live, net};
 use crate::exit;
 use anyhow::{Context, bail};
 use crawlgate_core::Site;
-use crawlgate_core::crawl::{CrawlEvent, Progress};
+use crawlgate_core::crawl::CrawlEvent;
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{
     NotFetchedReason, Reference, ReferenceKind, Resource, ResourceKind, ResourceState, RobotsEffect,
 };
 use crawlgate_crawl::{StopHandle, crawl};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{BufWriter, Write};
@@ -67,22 +66,17 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     };
     let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
     let http = args.crawl.http();
-    let progress = progress_bar(args.quiet);
+    let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let on_event = |event: &CrawlEvent| {
         if let CrawlEvent::Progress(counts) = event {
-            progress.set_message(progress_message(counts, started.elapsed()));
+            progress.set_message(live::progress_message(counts, started.elapsed()));
         }
     };
     let runtime = net::runtime()?;
     let site = runtime.block_on(async {
         let stop = StopHandle::new();
-        let on_signal = stop.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                on_signal.stop();
-            }
-        });
+        live::stop_on_signals(stop.clone());
         crawl(config, &http, &stop, &on_event).await
     })?;
     progress.finish_and_clear();
@@ -116,36 +110,6 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     } else {
         exit::OK
     }))
-}
-
-fn progress_bar(quiet: bool) -> ProgressBar {
-    let target = if quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        // Hidden by indicatif itself when standard error is not a terminal.
-        ProgressDrawTarget::stderr_with_hz(10)
-    };
-    let bar = ProgressBar::with_draw_target(None, target);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(100));
-    bar
-}
-
-fn progress_message(counts: &Progress, elapsed: Duration) -> String {
-    let seconds = elapsed.as_secs_f64().max(0.001);
-    #[allow(clippy::cast_precision_loss)] // a rate for display
-    let rate = counts.pages_fetched as f64 / seconds;
-    format!(
-        "{} pages fetched ({rate:.0}/s), {} queued, {} assets, {} sitemaps, {} in flight",
-        counts.pages_fetched,
-        counts.pages_queued,
-        counts.assets_fetched,
-        counts.sitemaps_read,
-        counts.in_flight
-    )
 }
 
 /// One JSON line.
@@ -426,24 +390,4 @@ fn summary(site: &Site, elapsed: Duration) -> String {
         let _ = writeln!(text, "bound hit: {bound}; the crawl is partial");
     }
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_progress_line_has_counts_and_rate() {
-        let counts = Progress {
-            pages_fetched: 50,
-            pages_queued: 7,
-            assets_fetched: 3,
-            sitemaps_read: 1,
-            in_flight: 2,
-        };
-        assert_eq!(
-            progress_message(&counts, Duration::from_secs(2)),
-            "50 pages fetched (25/s), 7 queued, 3 assets, 1 sitemaps, 2 in flight"
-        );
-    }
 }

@@ -1,7 +1,9 @@
 //! One module per top-level subcommand.
 
+pub(crate) mod audit;
 pub(crate) mod crawl;
 pub(crate) mod crawl_args;
+pub(crate) mod live;
 pub(crate) mod net;
 pub(crate) mod robots;
 pub(crate) mod rules;

@@ -68,8 +68,6 @@ pub(crate) fn explain(args: &ExplainArgs) -> Result<ExitCode> {
         "{} ({})\n\n{}.\n",
         meta.id, meta.default_severity, meta.summary
     )?;
-    for line in meta.docs.lines() {
-        writeln!(out, "{}", line.strip_prefix(' ').unwrap_or(line))?;
-    }
+    write!(out, "{}", meta.docs_markdown())?;
     Ok(exit::code(exit::OK))
 }

@@ -1,0 +1,345 @@
+//! `crawlgate audit URL`: crawl, cross-check, write the reports, print a summary.
+
+use crate::commands::crawl_args::CrawlArgs;
+use crate::commands::{live, net};
+use crate::demo::Demo;
+use crate::exit;
+use anyhow::{Context, Result, bail};
+use crawlgate::crawl::{Bounds, CrawlEvent};
+use crawlgate::report::{Format, RenderOptions, Renderers, Report, write_reports};
+use crawlgate::site::{ResourceState, RobotsEffect};
+use crawlgate::{Audit, Auditor, ConfigFile, Severity};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The config file read when `--config` is not given and it exists in the current folder.
+const DEFAULT_CONFIG: &str = "crawlgate.toml";
+/// Formats written when none is asked for.
+const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
+/// Rules listed in the terminal summary.
+const TOP_RULES: usize = 8;
+
+/// Crawl a site, cross-check robots.txt, sitemaps, meta robots, X-Robots-Tag and canonicals, and
+/// write the reports.
+///
+/// Reports go to the output folder as `report.<ext>` (default: html, md and json). Exit status:
+/// 0 when no finding is at or above --fail-on; 1 when one is; 2 on a usage or runtime error; 3
+/// when the audit is inconclusive (the start URL or its robots.txt gave no usable response). A
+/// crawl cut short by a bound is not inconclusive; the summary says so.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  crawlgate audit https://example.com/\n  crawlgate audit --demo\n  crawlgate audit https://example.com/ --profile googlebot --profile bingbot --format sarif --fail-on warning\n  crawlgate audit https://example.com/ --report-dir reports/csv-findings --format csv-findings"
+)]
+pub(crate) struct AuditArgs {
+    /// Where the audit starts; its scheme, host and port are the crawl's scope.
+    #[arg(
+        value_name = "URL",
+        required_unless_present = "demo",
+        conflicts_with = "demo"
+    )]
+    url: Option<String>,
+
+    /// Audit the bundled demo site, served on 127.0.0.1 for the length of the audit.
+    #[arg(long)]
+    demo: bool,
+
+    /// A report format: html, md, json, sarif, junit, or a plugin's name (see --report-dir).
+    /// Repeatable (default: html, md and json).
+    #[arg(long = "format", value_name = "FORMAT")]
+    formats: Vec<String>,
+
+    /// Where the reports are written.
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "DIR",
+        default_value = "crawlgate-report"
+    )]
+    output_dir: PathBuf,
+
+    /// Exit 1 when a finding is at least this severe: critical, error, warning, notice, or never.
+    #[arg(long, value_name = "SEVERITY", default_value = "error", value_parser = parse_fail_on)]
+    fail_on: FailOn,
+
+    /// A config file (default: ./crawlgate.toml when it exists): the audit options, per-rule
+    /// `off` or severity, and URL suppressions with a reason. Flags given on the command line win.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    /// A folder holding a report plugin (report.toml and tera templates), or a folder of them.
+    /// Repeatable; then `--format <its name>`.
+    #[arg(long = "report-dir", value_name = "DIR")]
+    report_dirs: Vec<PathBuf>,
+
+    /// Stamp the reports with the time of the audit (off by default: reports are deterministic).
+    #[arg(long)]
+    timestamp: bool,
+
+    /// No progress display.
+    #[arg(short, long)]
+    quiet: bool,
+
+    #[command(flatten)]
+    crawl: CrawlArgs,
+}
+
+/// The `--fail-on` threshold.
+#[derive(Debug, Clone, Copy)]
+struct FailOn(Option<Severity>);
+
+fn parse_fail_on(text: &str) -> Result<FailOn, String> {
+    if text.eq_ignore_ascii_case("never") {
+        Ok(FailOn(None))
+    } else {
+        text.parse().map(|s| FailOn(Some(s)))
+    }
+}
+
+pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
+    let file = load_config(args.config.as_deref())?;
+    if let Some(file) = &file {
+        apply_config(&mut args, file)?;
+    }
+    let mut renderers = Renderers::builtin();
+    for dir in &args.report_dirs {
+        renderers
+            .load_plugin_dir(dir)
+            .with_context(|| format!("cannot load the report plugin in `{}`", dir.display()))?;
+    }
+    let formats = formats(&args, &renderers)?;
+
+    let runtime = net::runtime()?;
+    let demo = if args.demo {
+        Some(Demo::start()?)
+    } else {
+        None
+    };
+    let start = match (&demo, &args.url) {
+        (Some(demo), _) => demo.start_url(),
+        (None, Some(url)) => match net::as_url(url) {
+            Some(url) => url?,
+            None => bail!(
+                "the start URL `{url}` is not an http or https URL (write it in full, e.g. https://example.com/)"
+            ),
+        },
+        (None, None) => bail!("give a start URL, or --demo"),
+    };
+
+    let progress = live::progress_bar(args.quiet);
+    let started = Instant::now();
+    let bar = progress.clone();
+    let mut builder = Auditor::builder()
+        .http(args.crawl.http())
+        .timestamp_report(args.timestamp)
+        .on_event(move |event| {
+            if let CrawlEvent::Progress(counts) = event {
+                bar.set_message(live::progress_message(counts, started.elapsed()));
+            }
+        });
+    if let Some(file) = &file {
+        builder = builder.rule_config(file.rule_config()?);
+    }
+    let auditor = builder.build()?;
+    let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
+    let audit = runtime.block_on(async {
+        live::stop_on_signals(auditor.stop_handle());
+        auditor.audit_with(config).await
+    })?;
+    progress.finish_and_clear();
+    drop(runtime);
+    drop(demo);
+
+    let options = RenderOptions {
+        fail_on: args.fail_on.0,
+    };
+    std::fs::create_dir_all(&args.output_dir)
+        .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
+    let written = write_reports(
+        &audit.report,
+        &renderers,
+        &formats,
+        &options,
+        &args.output_dir,
+    )
+    .context("cannot write the reports")?;
+    print!("{}", summary(&audit.report, &written));
+    Ok(exit::code(exit_status(&audit, args.fail_on)))
+}
+
+/// The config file: the one named, or `./crawlgate.toml` when it exists.
+fn load_config(path: Option<&Path>) -> Result<Option<ConfigFile>> {
+    let path = match path {
+        Some(path) => path,
+        None if Path::new(DEFAULT_CONFIG).is_file() => Path::new(DEFAULT_CONFIG),
+        None => return Ok(None),
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the config file `{}`", path.display()))?;
+    ConfigFile::parse(&text)
+        .map(Some)
+        .with_context(|| format!("in `{}`", path.display()))
+}
+
+/// Fill in from the config file what the command line left at its default.
+fn apply_config(args: &mut AuditArgs, file: &ConfigFile) -> Result<()> {
+    let crawl = &mut args.crawl;
+    if crawl.profiles.is_empty() {
+        crawl.profiles = file.profiles.clone().unwrap_or_default();
+    }
+    if let Some(max_pages) = file
+        .max_pages
+        .filter(|_| crawl.max_pages == Bounds::default().max_pages)
+    {
+        crawl.max_pages = max_pages;
+    }
+    if crawl.max_depth.is_none() {
+        crawl.max_depth = file.max_depth;
+    }
+    if let Some(concurrency) = file
+        .concurrency
+        .filter(|_| crawl.concurrency == crawlgate::HttpOptions::default().concurrency)
+    {
+        crawl.concurrency = concurrency;
+    }
+    crawl.obey_robots |= file.obey_robots.unwrap_or(false);
+    crawl.include_subdomains |= file.include_subdomains.unwrap_or(false);
+    if crawl.sitemaps.is_empty() {
+        for sitemap in file.sitemaps.iter().flatten() {
+            crawl.sitemaps.push(
+                url::Url::parse(sitemap)
+                    .with_context(|| format!("config: sitemap `{sitemap}` is not a URL"))?,
+            );
+        }
+    }
+    if crawl.allow_hosts.is_empty() {
+        crawl.allow_hosts = file.allow_hosts.clone().unwrap_or_default();
+    }
+    if crawl.user_agent.is_none() {
+        crawl.user_agent.clone_from(&file.user_agent);
+    }
+    if let Some(fail_on) = &file.fail_on {
+        // `--fail-on` has a default, so the file's value counts only when it is stricter or the
+        // flag was left at `error`.
+        if args.fail_on.0 == Some(Severity::Error) {
+            args.fail_on =
+                parse_fail_on(fail_on).map_err(|e| anyhow::anyhow!("config: fail_on: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The formats to write (built-in names normalised: `markdown` → `md`), checked against the
+/// renderers.
+fn formats(args: &AuditArgs, renderers: &Renderers) -> Result<Vec<String>> {
+    let asked: Vec<&str> = if args.formats.is_empty() {
+        DEFAULT_FORMATS.to_vec()
+    } else {
+        args.formats.iter().map(String::as_str).collect()
+    };
+    let mut names = Vec::with_capacity(asked.len());
+    for name in asked {
+        let canonical = name
+            .parse::<Format>()
+            .map_or_else(|_| name.to_owned(), |format| format.as_str().to_owned());
+        if renderers.get(&canonical).is_none() {
+            bail!(
+                "unknown report format `{name}` (available: {}; add plugins with --report-dir)",
+                renderers.names().join(", ")
+            );
+        }
+        names.push(canonical);
+    }
+    Ok(names)
+}
+
+/// 3 when inconclusive, 1 when a finding is at or above the threshold, else 0.
+fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
+    let site = &audit.site;
+    let start_failed = site
+        .resource(&site.start_url)
+        .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
+    let robots_unreachable = site.robots_for(&site.start_url).is_some_and(|robots| {
+        robots.effect == RobotsEffect::DisallowAll && !site.stats.interrupted
+    });
+    if start_failed || robots_unreachable {
+        return exit::INCONCLUSIVE;
+    }
+    let failing = fail_on.0.is_some_and(|threshold| {
+        audit
+            .report
+            .findings
+            .iter()
+            .any(|f| f.finding.severity >= threshold)
+    });
+    if failing { exit::FINDINGS } else { exit::OK }
+}
+
+/// The terminal summary: what was audited, counts by severity, the top rules, where the reports are.
+fn summary(report: &Report, written: &[PathBuf]) -> String {
+    let summary = &report.summary;
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "crawlgate audited {} for {}: {} pages crawled, {} URLs known",
+        report.target.start_url,
+        report.target.profiles.join(", "),
+        summary.pages_crawled,
+        summary.urls_known
+    );
+    let counts: Vec<String> = Severity::ALL
+        .iter()
+        .map(|severity| {
+            let n = summary.by_severity.get(severity).copied().unwrap_or(0);
+            let plural = if n == 1 || *severity == Severity::Critical {
+                ""
+            } else {
+                "s"
+            };
+            format!("{n} {severity}{plural}")
+        })
+        .collect();
+    let _ = writeln!(text, "{} findings: {}", summary.findings, counts.join(", "));
+    if summary.suppressed > 0 {
+        let _ = writeln!(
+            text,
+            "{} findings suppressed by the config file",
+            summary.suppressed
+        );
+    }
+    let mut rules: Vec<(&String, &u64)> = summary.by_rule.iter().collect();
+    let severity_of = |id: &str| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.finding.rule == id)
+            .map(|f| f.finding.severity)
+            .max()
+    };
+    rules.sort_by(|a, b| {
+        severity_of(b.0)
+            .cmp(&severity_of(a.0))
+            .then(b.1.cmp(a.1))
+            .then(a.0.cmp(b.0))
+    });
+    for (rule, count) in rules.iter().take(TOP_RULES) {
+        let severity = severity_of(rule).map_or("", Severity::as_str);
+        let _ = writeln!(text, "  {severity:<8} {rule:<44} {count}");
+    }
+    if rules.len() > TOP_RULES {
+        let _ = writeln!(text, "  … and {} more rules", rules.len() - TOP_RULES);
+    }
+    if summary.interrupted {
+        let _ = writeln!(
+            text,
+            "interrupted: the reports hold what was seen until then (partial)"
+        );
+    }
+    for bound in &summary.bounds_hit {
+        let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
+    }
+    let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    let _ = writeln!(text, "reports: {}", paths.join(", "));
+    text
+}

@@ -1,0 +1,289 @@
+//! The [`Auditor`]: crawl a site, run the rules, build the report.
+
+use crate::config::{ConfigError, RuleConfig};
+use crawlgate_core::crawl::{Bounds, CrawlConfig, CrawlError, CrawlEvent, Scope};
+use crawlgate_core::rule::{Findings, Rule};
+use crawlgate_core::signals::Profile;
+use crawlgate_core::{Finding, RuleMeta, Site};
+use crawlgate_crawl::{HttpOptions, StopHandle};
+use crawlgate_report::{BuildOptions, Report};
+use jiff::Timestamp;
+use std::sync::Arc;
+use thiserror::Error;
+use url::Url;
+
+/// Why an audit could not start. Everything after the start (failed fetches, bounds) is data in
+/// the report.
+#[derive(Debug, Error)]
+pub enum AuditError {
+    #[error("`{url}` is not a valid URL: {reason}")]
+    InvalidUrl { url: String, reason: String },
+    #[error(transparent)]
+    Crawl(#[from] CrawlError),
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+}
+
+/// A finished audit: what the crawl saw, and the report.
+#[derive(Debug)]
+pub struct Audit {
+    pub site: Site,
+    pub report: Report,
+}
+
+type EventCallback = Arc<dyn Fn(&CrawlEvent) + Send + Sync>;
+
+/// Crawls a site and cross-checks it. Build one with [`Auditor::builder`].
+pub struct Auditor {
+    /// The crawl settings; its start URL and audit time are placeholders, replaced per audit.
+    crawl: CrawlConfig,
+    http: HttpOptions,
+    rules: Vec<Arc<dyn Rule>>,
+    rule_config: RuleConfig,
+    on_event: Option<EventCallback>,
+    stop: StopHandle,
+    audit_time: Option<Timestamp>,
+    generated_at: bool,
+}
+
+impl std::fmt::Debug for Auditor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Auditor")
+            .field("crawl", &self.crawl)
+            .field("rules", &self.rules.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Auditor {
+    /// An auditor with the defaults: the googlebot profile, every built-in rule, the crawl bounds
+    /// of [`Bounds::default`] and the HTTP options of [`HttpOptions::default`].
+    pub fn builder() -> AuditorBuilder {
+        AuditorBuilder {
+            auditor: Auditor {
+                crawl: CrawlConfig::new(placeholder_start(), Timestamp::UNIX_EPOCH),
+                http: HttpOptions::default(),
+                rules: crawlgate_rules::RULES
+                    .iter()
+                    .map(|rule| Arc::new(BuiltIn(*rule)) as Arc<dyn Rule>)
+                    .collect(),
+                rule_config: RuleConfig::default(),
+                on_event: None,
+                stop: StopHandle::new(),
+                audit_time: None,
+                generated_at: false,
+            },
+        }
+    }
+
+    /// Crawl `start_url` over HTTP, run the rules, build the report.
+    pub async fn audit(&self, start_url: &str) -> Result<Audit, AuditError> {
+        let start = Url::parse(start_url).map_err(|e| AuditError::InvalidUrl {
+            url: start_url.to_owned(),
+            reason: e.to_string(),
+        })?;
+        let audit_time = self.audit_time.unwrap_or_else(Timestamp::now);
+        self.audit_with(self.crawl_config(start, audit_time)).await
+    }
+
+    /// Crawl with a ready crawl configuration (its start URL, audit time, profiles and bounds
+    /// replace the builder's), run the rules, build the report.
+    pub async fn audit_with(&self, config: CrawlConfig) -> Result<Audit, AuditError> {
+        let on_event = self.on_event.clone();
+        let callback = move |event: &CrawlEvent| {
+            if let Some(on_event) = &on_event {
+                on_event(event);
+            }
+        };
+        let site = crawlgate_crawl::crawl(config, &self.http, &self.stop, &callback).await?;
+        let report = self.check(&site);
+        Ok(Audit { site, report })
+    }
+
+    /// The crawl configuration this auditor would use for `start` at `audit_time`.
+    pub fn crawl_config(&self, start: Url, audit_time: Timestamp) -> CrawlConfig {
+        CrawlConfig {
+            start_url: start,
+            audit_time,
+            ..self.crawl.clone()
+        }
+    }
+
+    /// Run the rules over an already crawled site (offline use) and build the report.
+    pub fn check(&self, site: &Site) -> Report {
+        let findings = self.findings(site);
+        let metas: Vec<&RuleMeta> = self.rules.iter().map(|rule| rule.meta()).collect();
+        let options = BuildOptions {
+            tool_version: env!("CARGO_PKG_VERSION").to_owned(),
+            generated_at: self.generated_at.then(|| Timestamp::now().to_string()),
+        };
+        let mut report = crawlgate_report::build(site, findings.kept, &metas, &options);
+        report.summary.suppressed = findings.suppressed;
+        report
+    }
+
+    fn findings(&self, site: &Site) -> RuleOutcome {
+        let mut kept = Vec::new();
+        let mut suppressed = 0;
+        for rule in &self.rules {
+            let meta = rule.meta();
+            if !self.rule_config.is_enabled(meta.id) {
+                continue;
+            }
+            let mut found = Vec::new();
+            rule.check(
+                site,
+                &mut Findings::new(meta, self.rule_config.severity(meta.id), &mut found),
+            );
+            for finding in found {
+                if self.rule_config.suppression_for(&finding).is_some() {
+                    suppressed += 1;
+                } else {
+                    kept.push(finding);
+                }
+            }
+        }
+        RuleOutcome { kept, suppressed }
+    }
+
+    /// The stop handle: call `stop()` (from a signal handler, another task) to end the crawl early;
+    /// the audit then reports what it saw, marked partial.
+    pub fn stop_handle(&self) -> StopHandle {
+        self.stop.clone()
+    }
+
+    /// The rules this auditor runs, built-in and added, in order.
+    pub fn rules(&self) -> impl Iterator<Item = &dyn Rule> {
+        self.rules.iter().map(AsRef::as_ref)
+    }
+}
+
+struct RuleOutcome {
+    kept: Vec<Finding>,
+    suppressed: u64,
+}
+
+/// The template crawl configuration's start URL: never crawled, replaced by every audit's own.
+fn placeholder_start() -> Url {
+    Url::parse("http://crawlgate.invalid/").expect("a valid URL")
+}
+
+/// A built-in rule (a `&'static dyn Rule`) as a shareable rule object.
+#[derive(Debug)]
+struct BuiltIn(&'static dyn Rule);
+
+impl Rule for BuiltIn {
+    fn meta(&self) -> &'static RuleMeta {
+        self.0.meta()
+    }
+
+    fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        self.0.check(site, out);
+    }
+}
+
+/// Builds an [`Auditor`].
+#[derive(Debug)]
+#[must_use]
+pub struct AuditorBuilder {
+    auditor: Auditor,
+}
+
+impl AuditorBuilder {
+    /// The crawler profiles to evaluate (replaces the default googlebot).
+    pub fn profiles(mut self, profiles: Vec<Profile>) -> Self {
+        if !profiles.is_empty() {
+            self.auditor.crawl.profiles = profiles;
+        }
+        self
+    }
+
+    /// Crawl bounds (pages, depth, bytes, …).
+    pub fn bounds(mut self, bounds: Bounds) -> Self {
+        self.auditor.crawl.bounds = bounds;
+        self
+    }
+
+    /// The most pages to fetch.
+    pub fn max_pages(mut self, max_pages: u64) -> Self {
+        self.auditor.crawl.bounds.max_pages = max_pages;
+        self
+    }
+
+    /// Which hosts are crawled as pages.
+    pub fn scope(mut self, scope: Scope) -> Self {
+        self.auditor.crawl.scope = scope;
+        self
+    }
+
+    /// Leave disallowed URLs unfetched (default: fetch them for diagnosis).
+    pub fn obey_robots(mut self, obey: bool) -> Self {
+        self.auditor.crawl.obey_robots = obey;
+        self
+    }
+
+    /// Read these sitemaps too.
+    pub fn sitemaps(mut self, sitemaps: Vec<Url>) -> Self {
+        self.auditor.crawl.sitemaps = sitemaps;
+        self
+    }
+
+    /// Probe `/sitemap.xml` (default on).
+    pub fn probe_sitemap(mut self, probe: bool) -> Self {
+        self.auditor.crawl.probe_sitemap = probe;
+        self
+    }
+
+    /// Fetch assets' headers (default on).
+    pub fn fetch_assets(mut self, fetch: bool) -> Self {
+        self.auditor.crawl.fetch_assets = fetch;
+        self
+    }
+
+    /// HTTP options: concurrency, timeouts, User-Agent.
+    pub fn http(mut self, http: HttpOptions) -> Self {
+        self.auditor.http = http;
+        self
+    }
+
+    /// Add a rule of your own.
+    pub fn rule(mut self, rule: impl Rule + 'static) -> Self {
+        self.auditor.rules.push(Arc::new(rule));
+        self
+    }
+
+    /// Rule severities, rules turned off, suppressions.
+    pub fn rule_config(mut self, config: RuleConfig) -> Self {
+        self.auditor.rule_config = config;
+        self
+    }
+
+    /// Called with every crawl event (progress).
+    pub fn on_event(mut self, callback: impl Fn(&CrawlEvent) + Send + Sync + 'static) -> Self {
+        self.auditor.on_event = Some(Arc::new(callback));
+        self
+    }
+
+    /// The audit's "now" (default: the clock at the start of the audit).
+    pub fn audit_time(mut self, time: Timestamp) -> Self {
+        self.auditor.audit_time = Some(time);
+        self
+    }
+
+    /// Stamp the report with the time it was generated (default off: reports are deterministic).
+    pub fn timestamp_report(mut self, on: bool) -> Self {
+        self.auditor.generated_at = on;
+        self
+    }
+
+    /// Check the configuration against the rules and finish.
+    pub fn build(self) -> Result<Auditor, ConfigError> {
+        let auditor = self.auditor;
+        for named in auditor.rule_config.named_rules() {
+            if !auditor.rules.iter().any(|rule| rule.meta().id == named) {
+                return Err(ConfigError::UnknownRule(named.to_owned()));
+            }
+        }
+        Ok(auditor)
+    }
+}

@@ -1,0 +1,244 @@
+//! Rule configuration: turn rules off, change their severity, suppress findings on some URLs with a
+//! reason; and the `crawlgate.toml` file that sets it together with the crawl options.
+
+use crawlgate_core::{Finding, Severity};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// How the rules run: severities, rules turned off, suppressions.
+#[derive(Debug, Clone, Default)]
+pub struct RuleConfig {
+    levels: BTreeMap<String, RuleLevel>,
+    suppressions: Vec<Suppression>,
+}
+
+/// A rule's configured level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleLevel {
+    Off,
+    Severity(Severity),
+}
+
+impl std::str::FromStr for RuleLevel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.eq_ignore_ascii_case("off") {
+            Ok(RuleLevel::Off)
+        } else {
+            s.parse().map(RuleLevel::Severity)
+        }
+    }
+}
+
+/// Findings of `rule` on URLs matching `urls` are left out of the report, for `reason`.
+#[derive(Debug, Clone)]
+pub struct Suppression {
+    pub rule: String,
+    pub urls: glob::Pattern,
+    pub reason: String,
+}
+
+impl RuleConfig {
+    /// Set a rule's level (`off` or a severity).
+    pub fn set(&mut self, rule: impl Into<String>, level: RuleLevel) {
+        self.levels.insert(rule.into(), level);
+    }
+
+    /// Suppress a rule's findings on URLs matching `glob` (`*` matches anything, `/` included).
+    pub fn suppress(&mut self, rule: &str, glob: &str, reason: &str) -> Result<(), ConfigError> {
+        let urls = glob::Pattern::new(glob).map_err(|e| ConfigError::Glob {
+            glob: glob.to_owned(),
+            message: e.msg.to_owned(),
+        })?;
+        self.suppressions.push(Suppression {
+            rule: rule.to_owned(),
+            urls,
+            reason: reason.to_owned(),
+        });
+        Ok(())
+    }
+
+    /// Whether the rule runs.
+    pub fn is_enabled(&self, rule: &str) -> bool {
+        self.levels.get(rule) != Some(&RuleLevel::Off)
+    }
+
+    /// The configured severity, if any.
+    pub fn severity(&self, rule: &str) -> Option<Severity> {
+        match self.levels.get(rule) {
+            Some(RuleLevel::Severity(severity)) => Some(*severity),
+            _ => None,
+        }
+    }
+
+    /// The suppression that applies to a finding, if any.
+    pub fn suppression_for(&self, finding: &Finding) -> Option<&Suppression> {
+        self.suppressions
+            .iter()
+            .find(|s| s.rule == finding.rule && s.urls.matches(&finding.url))
+    }
+
+    /// The rule ids the configuration names (to check them against the known rules).
+    pub fn named_rules(&self) -> impl Iterator<Item = &str> {
+        self.levels
+            .keys()
+            .map(String::as_str)
+            .chain(self.suppressions.iter().map(|s| s.rule.as_str()))
+    }
+}
+
+/// A configuration error, naming what is wrong.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("invalid config file: {0}")]
+    Toml(String),
+    #[error("invalid URL glob `{glob}`: {message}")]
+    Glob { glob: String, message: String },
+    #[error("rule `{rule}`: {message}")]
+    Rule { rule: String, message: String },
+    #[error("unknown rule id `{0}` (see `crawlgate rules`)")]
+    UnknownRule(String),
+    #[error("unknown crawler profile `{0}`")]
+    UnknownProfile(String),
+}
+
+/// `crawlgate.toml`: the audit options and rule configuration, as a file.
+///
+/// ```toml
+/// profiles = ["googlebot", "bingbot"]
+/// max_pages = 5000
+/// obey_robots = false
+///
+/// [rules]
+/// "robots/no-sitemap-field" = "off"
+/// "canonical/cross-domain" = "warning"
+///
+/// [[suppress]]
+/// rule = "robots/blocked-linked"
+/// urls = "https://example.com/search*"
+/// reason = "internal search is linked on purpose; its results are noindexed"
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConfigFile {
+    pub profiles: Option<Vec<String>>,
+    pub max_pages: Option<u64>,
+    pub max_depth: Option<u32>,
+    pub concurrency: Option<usize>,
+    pub obey_robots: Option<bool>,
+    pub sitemaps: Option<Vec<String>>,
+    pub include_subdomains: Option<bool>,
+    pub allow_hosts: Option<Vec<String>>,
+    pub user_agent: Option<String>,
+    pub fail_on: Option<String>,
+    #[serde(default)]
+    pub rules: BTreeMap<String, String>,
+    #[serde(default)]
+    pub suppress: Vec<SuppressEntry>,
+}
+
+/// One `[[suppress]]` entry.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuppressEntry {
+    pub rule: String,
+    pub urls: String,
+    pub reason: String,
+}
+
+impl ConfigFile {
+    /// Parse the TOML text of a config file.
+    pub fn parse(text: &str) -> Result<Self, ConfigError> {
+        toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))
+    }
+
+    /// The rule configuration it states.
+    pub fn rule_config(&self) -> Result<RuleConfig, ConfigError> {
+        let mut config = RuleConfig::default();
+        for (rule, level) in &self.rules {
+            let level = level.parse().map_err(|message| ConfigError::Rule {
+                rule: rule.clone(),
+                message,
+            })?;
+            config.set(rule.clone(), level);
+        }
+        for entry in &self.suppress {
+            if entry.reason.trim().is_empty() {
+                return Err(ConfigError::Rule {
+                    rule: entry.rule.clone(),
+                    message: "a suppression needs a reason".to_owned(),
+                });
+            }
+            config.suppress(&entry.rule, &entry.urls, &entry.reason)?;
+        }
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawlgate_core::Evidence;
+
+    fn finding(rule: &str, url: &str) -> Finding {
+        Finding {
+            rule: rule.into(),
+            severity: Severity::Warning,
+            url: url.into(),
+            profile: None,
+            message: String::new(),
+            evidence: vec![Evidence::Note { text: "x".into() }],
+        }
+    }
+
+    #[test]
+    fn a_config_file_sets_levels_and_suppressions() {
+        let file = ConfigFile::parse(
+            r#"
+            max_pages = 10
+            [rules]
+            "robots/missing" = "off"
+            "canonical/cross-domain" = "error"
+            [[suppress]]
+            rule = "robots/blocked-linked"
+            urls = "https://e.com/search*"
+            reason = "on purpose"
+            "#,
+        )
+        .unwrap();
+        assert_eq!(file.max_pages, Some(10));
+        let config = file.rule_config().unwrap();
+        assert!(!config.is_enabled("robots/missing"));
+        assert_eq!(
+            config.severity("canonical/cross-domain"),
+            Some(Severity::Error)
+        );
+        assert!(
+            config
+                .suppression_for(&finding(
+                    "robots/blocked-linked",
+                    "https://e.com/search?q=a"
+                ))
+                .is_some()
+        );
+        assert!(
+            config
+                .suppression_for(&finding("robots/blocked-linked", "https://e.com/shop"))
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn bad_levels_and_missing_reasons_are_errors() {
+        let bad = ConfigFile::parse("[rules]\n\"robots/missing\" = \"loud\"\n").unwrap();
+        assert!(bad.rule_config().is_err());
+        let no_reason = ConfigFile::parse(
+            "[[suppress]]\nrule = \"robots/missing\"\nurls = \"*\"\nreason = \" \"\n",
+        )
+        .unwrap();
+        assert!(no_reason.rule_config().is_err());
+        assert!(ConfigFile::parse("max_pagez = 1\n").is_err());
+    }
+}

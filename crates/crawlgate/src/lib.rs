@@ -1,0 +1,55 @@
+//! crawlgate audits a site the way Googlebot reads it: robots.txt exactly as Google's library
+//! parses and matches it, sitemaps, and every page's meta robots, `X-Robots-Tag` and
+//! `rel=canonical`, cross-checked by rules whose findings quote their evidence.
+//!
+//! Crawl a site over HTTP with [`Auditor::audit`], or check a site you already have (saved
+//! responses, a test fixture) with [`Auditor::check`]:
+//!
+//! ```
+//! use crawlgate::crawl::{CannedResponse, CrawlConfig, OfflineSite};
+//!
+//! let site = OfflineSite::default()
+//!     .with("http://shop.test/robots.txt", CannedResponse::ok("text/plain", "User-agent: *\nDisallow: /private/\n"))
+//!     .with("http://shop.test/", CannedResponse::ok("text/html", r#"<a href="/private/x">x</a>"#))
+//!     .with("http://shop.test/private/x", CannedResponse::ok("text/html", r#"<meta name="robots" content="noindex">"#));
+//! let config = CrawlConfig::new("http://shop.test/".parse()?, "2026-06-01T00:00:00Z".parse()?);
+//! let crawled = site.crawl(config)?;
+//!
+//! let report = crawlgate::Auditor::builder().build()?.check(&crawled);
+//! let blocked_noindex = report.findings.iter().find(|f| f.finding.rule == "robots/blocked-noindex");
+//! assert_eq!(blocked_noindex.map(|f| f.finding.url.as_str()), Some("http://shop.test/private/x"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Over HTTP (inside a tokio runtime):
+//!
+//! ```no_run
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let auditor = crawlgate::Auditor::builder().max_pages(500).build()?;
+//! let audit = auditor.audit("https://example.com/").await?;
+//! println!("{} findings", audit.report.summary.findings);
+//! # Ok(()) }
+//! ```
+//!
+//! Add a rule of your own with [`AuditorBuilder::rule`] (see `examples/custom_rule.rs`).
+
+mod auditor;
+mod config;
+
+pub use auditor::{Audit, AuditError, Auditor, AuditorBuilder};
+pub use config::{ConfigError, ConfigFile, RuleConfig, RuleLevel, SuppressEntry, Suppression};
+
+#[doc(inline)]
+pub use crawlgate_core::{Evidence, Finding, Issue, Rule, RuleMeta, Severity, Site, declare_rule};
+#[doc(inline)]
+pub use crawlgate_crawl::{HttpOptions, StopHandle};
+#[doc(inline)]
+pub use crawlgate_report::{Renderers, Report, write_reports};
+#[doc(inline)]
+pub use crawlgate_rules::RULES;
+
+/// The engine's modules: robots.txt, sitemaps, page signals, the crawl's logic, the Site model,
+/// the rule interface.
+pub use crawlgate_core::{crawl, finding, http, robots, rule, signals, site, sitemap};
+/// Report model and renderers.
+pub use crawlgate_report as report;
