@@ -31,7 +31,7 @@ use crate::site::{
     Bound, CrawlStats, FailureKind, FetchedPage, InboundLinks, LinkSample, NotFetchedReason,
     Received, Reference, ReferenceKind, Resource, ResourceKind, ResourceState, RobotsEffect,
     RobotsFile, Site, SiteParts, SitemapCycle, SitemapFile, SitemapListing, SitemapSource,
-    SitemapState, UrlVerdict,
+    SitemapState, UrlVerdict, VerdictCache,
 };
 use crate::sitemap::{Entry, SitemapKind};
 use serde::{Deserialize, Serialize};
@@ -397,6 +397,7 @@ impl Crawl {
             None => NotFetchedReason::PageBound,
         };
         let profiles = self.config.profiles.clone();
+        let mut verdicts = VerdictCache::new(&self.robots, &profiles);
         let mut resources = Vec::with_capacity(self.slots.len());
         for slot in self.slots {
             let mut resource = slot.resource;
@@ -415,15 +416,10 @@ impl Crawl {
                 }
                 Progression::Done => {}
             }
-            let robots = self
-                .robots
-                .get(&resource.url.origin().ascii_serialization());
-            resource.verdicts = profiles
-                .iter()
-                .map(|profile| UrlVerdict::compute(robots, profile, &resource.url))
-                .collect();
+            resource.verdicts = verdicts.verdicts(&resource.url);
             resources.push(resource);
         }
+        drop(verdicts);
         let sitemaps = self
             .sitemaps
             .into_iter()

@@ -14,7 +14,7 @@ mod verdict;
 pub use fetch::{FailureKind, Received};
 pub use robots_file::{RobotsEffect, RobotsFile};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
-pub use verdict::{UrlVerdict, path_and_query, robots_url_of};
+pub use verdict::{UrlVerdict, VerdictCache, path_and_query, robots_url_of};
 
 use crate::finding::RedirectHop;
 use crate::http::HeaderLine;

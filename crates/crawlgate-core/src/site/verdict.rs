@@ -174,3 +174,67 @@ mod tests {
         }
     }
 }
+
+/// Verdicts for many URLs, each origin's rules compiled once per profile (compiling the rules
+/// that apply to a crawler is the costly part of a check).
+pub struct VerdictCache<'a> {
+    robots: &'a std::collections::BTreeMap<String, RobotsFile>,
+    profiles: &'a [Profile],
+    compiled: std::collections::HashMap<String, Vec<AgentRules<'a>>>,
+}
+
+impl<'a> VerdictCache<'a> {
+    /// A cache over the robots.txt files of a crawl (by origin) for these profiles.
+    pub fn new(
+        robots: &'a std::collections::BTreeMap<String, RobotsFile>,
+        profiles: &'a [Profile],
+    ) -> Self {
+        Self {
+            robots,
+            profiles,
+            compiled: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The verdict on `url` for every profile, in profile order.
+    pub fn verdicts(&mut self, url: &Url) -> Vec<UrlVerdict> {
+        let origin = url.origin().ascii_serialization();
+        let Some(robots) = self.robots.get(&origin) else {
+            return self
+                .profiles
+                .iter()
+                .map(|_| UrlVerdict::unknown(url))
+                .collect();
+        };
+        if robots.effect != RobotsEffect::Rules {
+            return self
+                .profiles
+                .iter()
+                .map(|profile| UrlVerdict::compute(Some(robots), profile, url))
+                .collect();
+        }
+        let profiles = self.profiles;
+        let agents = self.compiled.entry(origin).or_insert_with(|| {
+            profiles
+                .iter()
+                .map(|profile| {
+                    let tokens: Vec<&str> =
+                        profile.robots_tokens.iter().map(String::as_str).collect();
+                    robots.parsed.agent(&tokens)
+                })
+                .collect()
+        });
+        agents
+            .iter()
+            .map(|agent| UrlVerdict::with_rules(robots, agent, url))
+            .collect()
+    }
+}
+
+impl std::fmt::Debug for VerdictCache<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VerdictCache")
+            .field("origins_compiled", &self.compiled.len())
+            .finish_non_exhaustive()
+    }
+}
