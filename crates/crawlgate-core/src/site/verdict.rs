@@ -146,35 +146,6 @@ pub fn robots_url_of(url: &Url) -> String {
     format!("{}/robots.txt", url.origin().ascii_serialization())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::site::Received;
-
-    #[test]
-    fn verdicts_with_precompiled_rules_equal_computed_ones() {
-        let robots = RobotsFile::from_fetch(
-            "http://a.test".to_owned(),
-            Url::parse("http://a.test/robots.txt").unwrap(),
-            Vec::new(),
-            Ok(Received::for_test(
-                200,
-                b"User-agent: *\nDisallow: /x\nUser-agent: googlebot\nDisallow: /y\n",
-            )),
-        );
-        let profile = Profile::googlebot();
-        let agent = robots.parsed.agent(&["googlebot"]);
-        for path in ["/", "/x", "/y/z", "/y?q"] {
-            let url = Url::parse("http://a.test").unwrap().join(path).unwrap();
-            assert_eq!(
-                UrlVerdict::with_rules(&robots, &agent, &url),
-                UrlVerdict::compute(Some(&robots), &profile, &url),
-                "{path}"
-            );
-        }
-    }
-}
-
 /// Verdicts for many URLs, each origin's rules compiled once per profile (compiling the rules
 /// that apply to a crawler is the costly part of a check).
 pub struct VerdictCache<'a> {
@@ -236,5 +207,34 @@ impl std::fmt::Debug for VerdictCache<'_> {
         f.debug_struct("VerdictCache")
             .field("origins_compiled", &self.compiled.len())
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site::Received;
+
+    #[test]
+    fn verdicts_with_precompiled_rules_equal_computed_ones() {
+        let robots = RobotsFile::from_fetch(
+            "http://a.test".to_owned(),
+            Url::parse("http://a.test/robots.txt").unwrap(),
+            Vec::new(),
+            Ok(Received::for_test(
+                200,
+                b"User-agent: *\nDisallow: /x\nUser-agent: googlebot\nDisallow: /y\n",
+            )),
+        );
+        let profile = Profile::googlebot();
+        let agent = robots.parsed.agent(&["googlebot"]);
+        for path in ["/", "/x", "/y/z", "/y?q"] {
+            let url = Url::parse("http://a.test").unwrap().join(path).unwrap();
+            assert_eq!(
+                UrlVerdict::with_rules(&robots, &agent, &url),
+                UrlVerdict::compute(Some(&robots), &profile, &url),
+                "{path}"
+            );
+        }
     }
 }
