@@ -111,6 +111,9 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let start_failed = site
         .resource(&start)
         .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
+    // The process ends here: freeing every page's record one by one would only cost time
+    // (measured: about 4% of a 20,000-page crawl).
+    std::mem::forget(site);
     Ok(exit::code(if start_failed {
         exit::INCONCLUSIVE
     } else {
