@@ -542,8 +542,7 @@ async fn only_an_unusable_start_url_is_an_error() {
 
 #[tokio::test]
 async fn large_and_small_pages_are_both_prepared() {
-    // A page over 16 KiB is parsed on a blocking thread, a small one on the network task: both
-    // give the same facts.
+    // Pages of 2 KB and 100 KB: the links of both are followed, the large body is not cut.
     let mut large = Route::new("/large");
     large.body_from = Some("large.html".to_owned());
     large.pad_bytes = Some(100_000);
