@@ -86,7 +86,8 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
         crawl(config, &http, &stop, &on_event).await
     })?;
     progress.finish_and_clear();
-    drop(runtime);
+    // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
+    runtime.shutdown_timeout(Duration::from_secs(1));
 
     let to_stdout = args.jsonl.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if let Some(path) = &args.jsonl {
