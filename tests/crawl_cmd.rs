@@ -311,3 +311,35 @@ fn sitemap_check_fetches_an_index_and_its_children() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(text(&output.stdout), format!("{}\n", server.url("/a")));
 }
+
+#[test]
+fn ctrl_c_stops_the_crawl_and_reports_what_it_saw() {
+    let mut site = ServedSite::new().file("index.html", "<a href=\"/slow\">slow</a>");
+    site = site.route(Route::status("/slow", 200, "<p>late</p>").delay_ms(30_000));
+    let server = serve(site);
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args(["crawl", server.url("/").as_str(), "--quiet", "--jsonl", "-"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait (bounded) until the slow page is being fetched: the handler is installed by then.
+    for _ in 0..200 {
+        if server.requests().iter().any(|r| r == "/slow") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(server.requests().iter().any(|r| r == "/slow"));
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("interrupted: the crawl is partial"));
+    let records = records(&text(&output.stdout));
+    assert_eq!(records["/"]["status"], 200);
+    assert_eq!(records["/slow"]["not_fetched"], "interrupted");
+}

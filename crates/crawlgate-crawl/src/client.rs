@@ -275,22 +275,11 @@ fn failure_kind(error: &reqwest::Error, message: &str) -> FailureKind {
         if cause.downcast_ref::<rustls::Error>().is_some() {
             return FailureKind::Tls;
         }
-        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
-            if io
-                .get_ref()
-                .is_some_and(|inner| inner.downcast_ref::<rustls::Error>().is_some())
-            {
-                return FailureKind::Tls;
-            }
-            match io.kind() {
-                std::io::ErrorKind::ConnectionRefused => return FailureKind::Connect,
-                std::io::ErrorKind::ConnectionReset
-                | std::io::ErrorKind::ConnectionAborted
-                | std::io::ErrorKind::BrokenPipe
-                | std::io::ErrorKind::UnexpectedEof => return FailureKind::Reset,
-                std::io::ErrorKind::TimedOut => return FailureKind::Timeout,
-                _ => {}
-            }
+        if let Some(kind) = cause
+            .downcast_ref::<std::io::Error>()
+            .and_then(io_failure_kind)
+        {
+            return kind;
         }
         if let Some(hyper_error) = cause.downcast_ref::<hyper::Error>() {
             if hyper_error.is_incomplete_message() {
@@ -318,6 +307,30 @@ fn failure_kind(error: &reqwest::Error, message: &str) -> FailureKind {
     } else {
         FailureKind::InvalidResponse
     }
+}
+
+/// The failure an I/O error stands for. An `io::Error` wrapping another error hides it from
+/// `source()` (tokio-rustls wraps a TLS alert in `InvalidData`, hyper-util wraps that in `Other`),
+/// so the wrapped errors are looked at too.
+fn io_failure_kind(io: &std::io::Error) -> Option<FailureKind> {
+    let mut io = io;
+    for _ in 0..8 {
+        let inner = io.get_ref();
+        if inner.is_some_and(|inner| inner.downcast_ref::<rustls::Error>().is_some()) {
+            return Some(FailureKind::Tls);
+        }
+        match io.kind() {
+            std::io::ErrorKind::ConnectionRefused => return Some(FailureKind::Connect),
+            std::io::ErrorKind::ConnectionReset
+            | std::io::ErrorKind::ConnectionAborted
+            | std::io::ErrorKind::BrokenPipe
+            | std::io::ErrorKind::UnexpectedEof => return Some(FailureKind::Reset),
+            std::io::ErrorKind::TimedOut => return Some(FailureKind::Timeout),
+            _ => {}
+        }
+        io = inner?.downcast_ref::<std::io::Error>()?;
+    }
+    None
 }
 
 /// An error and its causes, `outer: inner: innermost`, without repeats.

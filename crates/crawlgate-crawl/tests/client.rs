@@ -233,3 +233,13 @@ async fn the_user_agent_is_crawlgates_own() {
     assert_eq!(server.requests(), ["/"]);
     assert_eq!(server.user_agents(), [options.user_agent]);
 }
+
+#[tokio::test]
+async fn a_tls_handshake_failure_is_a_tls_failure() {
+    // Speaking TLS to a plain-HTTP server: the handshake fails.
+    let server = serve(ServedSite::new().file("index.html", "<p>")).await;
+    let url = Url::parse(&format!("https://{}/", server.addr())).unwrap();
+    let response = fetcher(&http()).fetch_url(&url, 10, Some(MIB)).await;
+    let (kind, message) = response.outcome.unwrap_err();
+    assert_eq!(kind, FailureKind::Tls, "{message}");
+}

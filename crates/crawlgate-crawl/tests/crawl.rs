@@ -539,3 +539,29 @@ async fn only_an_unusable_start_url_is_an_error() {
         }
     ));
 }
+
+#[tokio::test]
+async fn large_and_small_pages_are_both_prepared() {
+    // Pages of 2 KB and 100 KB: the links of both are followed, the large body is not cut.
+    let mut large = Route::new("/large");
+    large.body_from = Some("large.html".to_owned());
+    large.pad_bytes = Some(100_000);
+    let server = serve(
+        ServedSite::new()
+            .file("index.html", page(&["/large", "/small"]))
+            .file("large.html", page(&["/from-large"]))
+            .file("small", page(&["/from-small"]))
+            .file("from-large", page(&[]))
+            .file("from-small", page(&[]))
+            .route(large),
+    )
+    .await;
+    let (site, _) = run(config(server.url("/")), &http()).await;
+    let ResourceState::Fetched(large) = &resource(&site, &server.url("/large")).state else {
+        panic!("/large was fetched");
+    };
+    assert!(large.body_len > 100_000);
+    assert!(!large.body_truncated);
+    assert_eq!(status(&site, &server.url("/from-large")), 200);
+    assert_eq!(status(&site, &server.url("/from-small")), 200);
+}

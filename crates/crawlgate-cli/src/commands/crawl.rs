@@ -80,7 +80,8 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
         crawl(config, &http, &stop, &on_event).await
     })?;
     progress.finish_and_clear();
-    drop(runtime);
+    // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
+    runtime.shutdown_timeout(Duration::from_secs(1));
 
     let to_stdout = args.jsonl.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if let Some(path) = &args.jsonl {
@@ -105,6 +106,9 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let start_failed = site
         .resource(&start)
         .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
+    // The process ends here: freeing every page's record one by one would only cost time
+    // (measured: about 4% of a 20,000-page crawl).
+    std::mem::forget(site);
     Ok(exit::code(if start_failed {
         exit::INCONCLUSIVE
     } else {
