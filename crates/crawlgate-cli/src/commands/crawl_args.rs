@@ -61,7 +61,8 @@ pub(crate) struct CrawlArgs {
     #[arg(long)]
     pub(crate) include_subdomains: bool,
 
-    /// Crawl this host too, as if it were the start host (same scheme and port). Repeatable.
+    /// Crawl this host too, as if it were the start host (same scheme and port), or HOST:PORT
+    /// for that port. Repeatable.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub(crate) allow_hosts: Vec<String>,
 
