@@ -18,6 +18,9 @@ include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 const START_SITE: &str = "www";
 /// The demo's own audit settings, at the top of the demo folder.
 const SETTINGS_FILE: &str = "_demo.toml";
+/// The demo's clock. Its sitemap dates, news articles and `unavailable_after` dates are written
+/// against this time, so the demo reports the same findings whatever day it runs.
+const AUDIT_TIME: &str = "2026-01-16T12:00:00Z";
 
 /// The demo sites, served until dropped.
 pub(crate) struct Demo {
@@ -48,6 +51,13 @@ impl Demo {
         self.sites
             .url(START_SITE, "/")
             .context("the embedded demo has no `www` site")
+    }
+
+    /// The time the demo is audited at ([`AUDIT_TIME`]).
+    pub(crate) fn audit_time() -> jiff::Timestamp {
+        AUDIT_TIME
+            .parse()
+            .unwrap_or_else(|_| jiff::Timestamp::now())
     }
 
     /// The demo's audit settings (`_demo.toml`), ports filled in.
@@ -81,6 +91,7 @@ mod tests {
         let demo = Demo::start().unwrap();
         let start = demo.start_url().unwrap();
         assert_eq!(start.host_str(), Some("127.0.0.1"));
+        assert_eq!(Demo::audit_time().to_string(), AUDIT_TIME);
         let settings = demo.settings().unwrap().unwrap();
         for host in settings.allow_hosts.unwrap_or_default() {
             assert!(!host.contains("{{"), "{host}");

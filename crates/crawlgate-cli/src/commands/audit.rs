@@ -148,7 +148,12 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         builder = builder.rule_config(file.rule_config()?);
     }
     let auditor = builder.build()?;
-    let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
+    let audit_time = if demo.is_some() {
+        Demo::audit_time()
+    } else {
+        jiff::Timestamp::now()
+    };
+    let config = args.crawl.config(start.clone(), audit_time);
     let audit = runtime.block_on(async {
         live::stop_on_signals(auditor.stop_handle());
         auditor.audit_with(config).await
