@@ -148,6 +148,14 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
         .map(|f| format!("{} {}", f["rule"], f["url"]))
         .collect();
     assert!(on_clean.is_empty(), "findings on clean pages: {on_clean:?}");
+    // The demo never leaves the machine: every robots.txt fetched is on 127.0.0.1 or localhost.
+    for robots in report["robots"].as_array().unwrap() {
+        let url = url::Url::parse(robots["url"].as_str().unwrap()).unwrap();
+        assert!(
+            matches!(url.host_str(), Some("127.0.0.1" | "localhost")),
+            "the demo reached {url}"
+        );
+    }
     // The clean pages were crawled (so the assertion above means something).
     let pages = report.to_string();
     for url in &clean {
