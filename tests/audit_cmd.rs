@@ -90,6 +90,12 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
         missing.is_empty(),
         "rules that do not fire in the demo: {missing:?}"
     );
+    for (id, why) in DEMO_CANNOT_FIRE {
+        assert!(
+            !fired.contains(*id),
+            "{id} fires in the demo now: take it off DEMO_CANNOT_FIRE (it said: {why})"
+        );
+    }
 
     // Every finding has evidence.
     for finding in findings(&report) {
@@ -176,6 +182,9 @@ fn the_demo_writes_every_built_in_format_and_a_plugin() {
         "-o",
         dir.to_str().unwrap(),
         "--quiet",
+        // A flag wins over the demo's own settings (googlebot and bingbot).
+        "--profile",
+        "googlebot",
         "--format",
         "html",
         "--format",
@@ -190,6 +199,8 @@ fn the_demo_writes_every_built_in_format_and_a_plugin() {
         "csv-findings",
     ]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains(" for googlebot: "), "{stdout}");
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(html.contains("robots/blocked-noindex"));
     let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
