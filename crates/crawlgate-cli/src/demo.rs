@@ -1,28 +1,100 @@
-//! `crawlgate audit --demo`: the bundled demo site (fixtures/sites/demo), embedded in the binary
-//! and served on 127.0.0.1 for the length of the audit.
+//! `crawlgate audit --demo`: the bundled demo (fixtures/sites/demo), embedded in the binary and
+//! served on 127.0.0.1 for the length of the audit.
+//!
+//! Each folder of the demo is a site of its own, served on its own port (one origin can give only
+//! one robots.txt outcome, and the demo shows many); `www` is where the audit starts.
+//! `_demo.toml` holds the demo's audit settings (the keys of `crawlgate.toml`), with the sites'
+//! placeholders (`{{origin:NAME}}`, `{{port:NAME}}`) filled in.
 
 use anyhow::{Context, Result};
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate::ConfigFile;
+use crawlgate_crawl::serve::{ServedSite, SiteGroup};
+use std::collections::BTreeMap;
 use url::Url;
 
 include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 
-/// The demo site, served until dropped.
+/// The site the audit starts at.
+const START_SITE: &str = "www";
+/// The demo's own audit settings, at the top of the demo folder.
+const SETTINGS_FILE: &str = "_demo.toml";
+/// The demo's clock. Its sitemap dates, news articles and `unavailable_after` dates are written
+/// against this time, so the demo reports the same findings whatever day it runs.
+const AUDIT_TIME: &str = "2026-01-16T12:00:00Z";
+
+/// The demo sites, served until dropped.
 pub(crate) struct Demo {
-    server: SiteServer,
+    sites: SiteGroup,
 }
 
 impl Demo {
-    /// Serve the demo site on an ephemeral port of 127.0.0.1.
+    /// Serve every demo site on an ephemeral port of 127.0.0.1.
     pub(crate) fn start() -> Result<Self> {
-        let site = ServedSite::from_files(DEMO_FILES.iter().map(|(path, bytes)| (*path, *bytes)))
-            .context("the embedded demo site is invalid")?;
-        let server = SiteServer::start_in_background(site).context("cannot serve the demo site")?;
-        Ok(Self { server })
+        let mut by_site: BTreeMap<&str, Vec<(&str, &[u8])>> = BTreeMap::new();
+        for (path, bytes) in DEMO_FILES {
+            if let Some((site, rest)) = path.split_once('/') {
+                by_site.entry(site).or_default().push((rest, bytes));
+            }
+        }
+        let mut sites = Vec::with_capacity(by_site.len());
+        for (name, files) in by_site {
+            let site = ServedSite::from_files(files.iter().map(|(path, bytes)| (*path, *bytes)))
+                .with_context(|| format!("the embedded demo site `{name}` is invalid"))?;
+            sites.push((name.to_owned(), site));
+        }
+        let sites = SiteGroup::start_in_background(sites).context("cannot serve the demo")?;
+        Ok(Self { sites })
     }
 
     /// Where the audit starts.
-    pub(crate) fn start_url(&self) -> Url {
-        self.server.url("/")
+    pub(crate) fn start_url(&self) -> Result<Url> {
+        self.sites
+            .url(START_SITE, "/")
+            .context("the embedded demo has no `www` site")
+    }
+
+    /// The time the demo is audited at ([`AUDIT_TIME`]).
+    pub(crate) fn audit_time() -> jiff::Timestamp {
+        AUDIT_TIME
+            .parse()
+            .unwrap_or_else(|_| jiff::Timestamp::now())
+    }
+
+    /// The demo's audit settings (`_demo.toml`), ports filled in.
+    pub(crate) fn settings(&self) -> Result<Option<ConfigFile>> {
+        let Some((_, bytes)) = DEMO_FILES.iter().find(|(path, _)| *path == SETTINGS_FILE) else {
+            return Ok(None);
+        };
+        let text = std::str::from_utf8(bytes).context("the demo's _demo.toml is not UTF-8")?;
+        ConfigFile::parse(&self.sites.fill(text))
+            .map(Some)
+            .context("in the demo's _demo.toml")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_demo_file_belongs_to_a_site_or_is_the_settings() {
+        for (path, _) in DEMO_FILES {
+            assert!(
+                path.contains('/') || *path == SETTINGS_FILE || *path == "README.md",
+                "`{path}` is at the top of fixtures/sites/demo/: put it in a site folder"
+            );
+        }
+    }
+
+    #[test]
+    fn the_demo_starts_at_www_and_its_settings_parse() {
+        let demo = Demo::start().unwrap();
+        let start = demo.start_url().unwrap();
+        assert_eq!(start.host_str(), Some("127.0.0.1"));
+        assert_eq!(Demo::audit_time().to_string(), AUDIT_TIME);
+        let settings = demo.settings().unwrap().unwrap();
+        for host in settings.allow_hosts.unwrap_or_default() {
+            assert!(!host.contains("{{"), "{host}");
+        }
     }
 }

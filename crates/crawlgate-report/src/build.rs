@@ -131,6 +131,18 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
     }
 }
 
+/// A robots.txt line is shown up to this many characters, then cut with `…`: a padded or minified
+/// line (half a megabyte of spaces, an HTML page on one line) would otherwise fill the report.
+const MAX_SHOWN_LINE_CHARS: usize = 1_000;
+
+/// A robots.txt line as the report shows it: cut after [`MAX_SHOWN_LINE_CHARS`].
+fn shown_line(line: &str) -> String {
+    match line.char_indices().nth(MAX_SHOWN_LINE_CHARS) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None => line.to_owned(),
+    }
+}
+
 fn robots_report(file: &RobotsFile, findings: &[Finding]) -> RobotsReport {
     let robots_url = file.url.as_str();
     let mut cited: BTreeSet<u32> = BTreeSet::new();
@@ -153,7 +165,7 @@ fn robots_report(file: &RobotsFile, findings: &[Finding]) -> RobotsReport {
     }
     let lines = match &file.outcome {
         Ok(received) if (200..300).contains(&received.status) => robots_split_lines(&received.body)
-            .map(|line| String::from_utf8_lossy(line).into_owned())
+            .map(|line| shown_line(&String::from_utf8_lossy(line)))
             .collect(),
         _ => Vec::new(),
     };
@@ -361,6 +373,15 @@ fn directive_words(directives: &Directives) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_robots_lines_are_cut_for_the_report() {
+        assert_eq!(shown_line("Disallow: /a"), "Disallow: /a");
+        let padded = format!("Disallow: /a{}", " ".repeat(520_000));
+        let shown = shown_line(&padded);
+        assert_eq!(shown.chars().count(), MAX_SHOWN_LINE_CHARS + 1);
+        assert!(shown.starts_with("Disallow: /a") && shown.ends_with('…'));
+    }
 
     #[test]
     fn rule_docs_split_into_their_own_sections() {

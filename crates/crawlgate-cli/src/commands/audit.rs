@@ -98,9 +98,20 @@ fn parse_fail_on(text: &str) -> Result<FailOn, String> {
 }
 
 pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
-    let file = load_config(args.config.as_deref())?;
+    let demo = if args.demo {
+        Some(Demo::start()?)
+    } else {
+        None
+    };
+    let mut file = load_config(args.config.as_deref())?;
     if let Some(file) = &file {
         apply_config(&mut args, file)?;
+    }
+    // The demo's own settings fill in what neither the flags nor a config file set; its rule
+    // settings count only without a config file.
+    if let Some(settings) = demo.as_ref().map(Demo::settings).transpose()?.flatten() {
+        apply_config(&mut args, &settings)?;
+        file.get_or_insert(settings);
     }
     let mut renderers = Renderers::builtin();
     for dir in &args.report_dirs {
@@ -111,13 +122,8 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     let formats = formats(&args, &renderers)?;
 
     let runtime = net::runtime()?;
-    let demo = if args.demo {
-        Some(Demo::start()?)
-    } else {
-        None
-    };
     let start = match (&demo, &args.url) {
-        (Some(demo), _) => demo.start_url(),
+        (Some(demo), _) => demo.start_url()?,
         (None, Some(url)) => match net::as_url(url) {
             Some(url) => url?,
             None => bail!(
@@ -142,7 +148,12 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         builder = builder.rule_config(file.rule_config()?);
     }
     let auditor = builder.build()?;
-    let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
+    let audit_time = if demo.is_some() {
+        Demo::audit_time()
+    } else {
+        jiff::Timestamp::now()
+    };
+    let config = args.crawl.config(start.clone(), audit_time);
     let audit = runtime.block_on(async {
         live::stop_on_signals(auditor.stop_handle());
         auditor.audit_with(config).await

@@ -61,7 +61,8 @@ pub(crate) struct CrawlArgs {
     #[arg(long)]
     pub(crate) include_subdomains: bool,
 
-    /// Crawl this host too, as if it were the start host (same scheme and port). Repeatable.
+    /// Crawl this host too, as if it were the start host (same scheme and port), or HOST:PORT
+    /// for that port. Repeatable.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub(crate) allow_hosts: Vec<String>,
 
@@ -191,6 +192,7 @@ mod tests {
             "--sitemap=https://example.com/s.xml",
             "--include-subdomains",
             "--allow-host=CDN.example.net",
+            "--allow-host=127.0.0.1:8081",
             "--user-agent=Test/1.0",
             "--no-assets",
             "--no-sitemap-probe",
@@ -202,7 +204,13 @@ mod tests {
         let names: Vec<&str> = config.profiles.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["bingbot", "mybot"]);
         assert!(config.obey_robots && config.scope.include_subdomains);
-        assert_eq!(config.scope.allow_hosts, ["cdn.example.net"]);
+        assert_eq!(
+            config.scope.allow_hosts,
+            ["cdn.example.net", "127.0.0.1:8081"]
+        );
+        let start = Url::parse("http://127.0.0.1:8080/").unwrap();
+        let other_port = Url::parse("http://127.0.0.1:8081/a").unwrap();
+        assert!(config.scope.contains(&start, &other_port));
         assert_eq!(config.sitemaps.len(), 1);
         assert!(!config.fetch_assets && !config.probe_sitemap);
         let http = args.http();

@@ -49,21 +49,32 @@ impl CrawlConfig {
 pub struct Scope {
     /// Also crawl subdomains of the start host (same scheme and port).
     pub include_subdomains: bool,
-    /// Further hosts crawled as if they were the start host (same scheme and port).
+    /// Further hosts crawled as if they were the start host: `host` (same scheme and port), or
+    /// `host:port` for that port only (same scheme).
     pub allow_hosts: Vec<String>,
 }
 
 impl Scope {
     /// Whether `url` is crawled as a page when the crawl started at `start`.
     pub fn contains(&self, start: &Url, url: &Url) -> bool {
-        if url.scheme() != start.scheme()
-            || url.port_or_known_default() != start.port_or_known_default()
-        {
+        if url.scheme() != start.scheme() {
             return false;
         }
         let (Some(host), Some(start_host)) = (url.host_str(), start.host_str()) else {
             return false;
         };
+        let port = url.port_or_known_default();
+        if self
+            .allow_hosts
+            .iter()
+            .filter_map(|entry| entry.rsplit_once(':'))
+            .any(|(h, p)| h.eq_ignore_ascii_case(host) && p.parse::<u16>().ok() == port)
+        {
+            return true;
+        }
+        if port != start.port_or_known_default() {
+            return false;
+        }
         host == start_host
             || (self.include_subdomains
                 && host.len() > start_host.len()
@@ -131,6 +142,21 @@ mod tests {
 
     fn url(s: &str) -> Url {
         Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn an_allowed_host_with_a_port_adds_that_origin_only() {
+        let start = url("http://127.0.0.1:4000/");
+        let scope = Scope {
+            include_subdomains: false,
+            allow_hosts: vec!["127.0.0.1:4001".into(), "localhost:4002".into()],
+        };
+        assert!(scope.contains(&start, &url("http://127.0.0.1:4001/a")));
+        assert!(scope.contains(&start, &url("http://LOCALHOST:4002/a")));
+        assert!(scope.contains(&start, &url("http://127.0.0.1:4000/a")));
+        assert!(!scope.contains(&start, &url("http://127.0.0.1:4003/a")));
+        assert!(!scope.contains(&start, &url("http://localhost:4000/a")));
+        assert!(!scope.contains(&start, &url("https://127.0.0.1:4001/a")));
     }
 
     #[test]

@@ -691,15 +691,18 @@ impl Crawl {
                     } else {
                         links.followed = links.followed.saturating_add(occurrences);
                     }
-                    if links.samples.len() < LINK_SAMPLES {
-                        links.samples.push(LinkSample {
+                    keep_first_samples(
+                        &mut links.samples,
+                        LinkSample {
                             from: from.clone(),
                             line,
                             rel,
-                        });
-                    }
+                        },
+                        LINK_SAMPLES,
+                        |sample| (sample.from.as_str(), sample.line),
+                    );
                 }
-                Via::Sitemap(listing) => resource.listed_in.push(listing),
+                Via::Sitemap(listing) => insert_listing(resource, listing),
                 Via::Reference(reference) => push_reference(resource, reference),
             }
         }
@@ -1204,11 +1207,44 @@ fn push_reference(resource: &mut Resource, reference: Reference) {
     if resource.references.contains(&reference) {
         return;
     }
-    if resource.references.len() < REFERENCE_SAMPLES {
-        resource.references.push(reference);
-    } else {
+    if keep_first_samples(
+        &mut resource.references,
+        reference,
+        REFERENCE_SAMPLES,
+        |r: &Reference| (r.from.as_str(), r.line),
+    ) {
         resource.other_references = resource.other_references.saturating_add(1);
     }
+}
+
+/// Record a sitemap listing in sitemap and line order, not arrival order (sitemaps are read
+/// concurrently): the first listing is the one rules quote.
+fn insert_listing(resource: &mut Resource, listing: SitemapListing) {
+    let at = resource.listed_in.partition_point(|kept| {
+        (kept.sitemap.as_str(), kept.line) <= (listing.sitemap.as_str(), listing.line)
+    });
+    resource.listed_in.insert(at, listing);
+}
+
+/// Keep at most `cap` samples: the first by `key` (page URL, line), in that order, whatever the
+/// order responses arrive in, so evidence is the same on every run. Returns whether a sample
+/// (this one or one kept before) was left out.
+fn keep_first_samples<T>(
+    samples: &mut Vec<T>,
+    sample: T,
+    cap: usize,
+    key: impl Fn(&T) -> (&str, Option<u32>),
+) -> bool {
+    let at = samples.partition_point(|kept| key(kept) <= key(&sample));
+    if at >= cap {
+        return true;
+    }
+    samples.insert(at, sample);
+    if samples.len() > cap {
+        samples.truncate(cap);
+        return true;
+    }
+    false
 }
 
 /// The URL as the crawl keys it (fragment dropped), when it is http(s).
@@ -1224,4 +1260,26 @@ fn crawlable(url: &Url) -> Option<Url> {
 /// A sitemap entry's URL: absolute `loc`s only (relative ones are `sitemap/loc-invalid`).
 fn entry_url(entry: &Entry) -> Option<Url> {
     Url::parse(entry.loc.trim()).ok()
+}
+
+#[cfg(test)]
+mod sample_tests {
+    use super::keep_first_samples;
+
+    #[test]
+    fn the_samples_kept_do_not_depend_on_arrival_order() {
+        let pages = ["/f", "/b", "/d", "/a", "/e", "/c", "/g"];
+        let mut forward = Vec::new();
+        let mut backward = Vec::new();
+        let mut dropped = 0;
+        for page in pages {
+            dropped += u32::from(keep_first_samples(&mut forward, page, 3, |p| (p, None)));
+        }
+        for page in pages.iter().rev() {
+            keep_first_samples(&mut backward, *page, 3, |p| (p, None));
+        }
+        assert_eq!(forward, ["/a", "/b", "/c"]);
+        assert_eq!(backward, forward);
+        assert_eq!(dropped, 4);
+    }
 }

@@ -5,14 +5,17 @@
 //! the extension), read from a folder or given from memory, plus [`Route`]s that override a path:
 //! status, headers, `Location`, another file's body, gzip, a delay, padding, a trickled or broken
 //! body. `{{origin}}` in files and routes becomes the server's `http://127.0.0.1:PORT`, so fixture
-//! sites can carry absolute URLs. [`SiteServer`] serves it until dropped. Every connection is bounded: a request head must
+//! sites can carry absolute URLs. [`SiteServer`] serves it until dropped; [`SiteGroup`] serves several
+//! named sites on several ports, each able to name the others (`{{origin:NAME}}`). Every connection is bounded: a request head must
 //! arrive within 10 s, and shutting the server down closes every connection.
 
 mod body;
+mod group;
 mod respond;
 mod route;
 mod site;
 
+pub use group::SiteGroup;
 pub use route::Route;
 pub use site::{ORIGIN_PLACEHOLDER, ROUTES_FILE, ServedSite};
 

@@ -12,6 +12,11 @@ use std::convert::Infallible;
 use std::io::Write;
 use std::time::Duration;
 
+/// A repeated body (`Route::repeat`) stops growing past this size.
+const MAX_REPEATED_BYTES: usize = 64 * 1024 * 1024;
+/// In a repeated body, replaced by the copy's number (1, 2, …).
+const COPY_NUMBER: &str = "{{n}}";
+
 const NOT_FOUND_BODY: &[u8] = b"<!doctype html><title>404</title><h1>Not found</h1>\n";
 
 pub(crate) async fn respond<B>(
@@ -90,6 +95,9 @@ fn build(site: &ServedSite, path: &str, route: Option<&Route>) -> Response<Serve
     {
         headers.insert(LOCATION, value);
     }
+    if let Some(times) = route.repeat.filter(|&n| n > 1 && !data.is_empty()) {
+        data = repeat(&data, times);
+    }
     if route.gzip_file {
         data = gzip(&data);
     }
@@ -109,6 +117,32 @@ fn build(site: &ServedSite, path: &str, route: Option<&Route>) -> Response<Serve
     }
     *response.body_mut() = body;
     response
+}
+
+/// `data` `times` times over, each copy's [`COPY_NUMBER`] replaced by its number (from 1); whole
+/// copies only, within [`MAX_REPEATED_BYTES`].
+fn repeat(data: &[u8], times: u64) -> Bytes {
+    let needle = COPY_NUMBER.as_bytes();
+    let numbered = memchr::memmem::find(data, needle).is_some();
+    let mut out = Vec::with_capacity(data.len().saturating_mul(2));
+    for copy in 1..=times {
+        if numbered {
+            let number = copy.to_string();
+            let mut rest = data;
+            while let Some(at) = memchr::memmem::find(rest, needle) {
+                out.extend_from_slice(&rest[..at]);
+                out.extend_from_slice(number.as_bytes());
+                rest = &rest[at + needle.len()..];
+            }
+            out.extend_from_slice(rest);
+        } else {
+            out.extend_from_slice(data);
+        }
+        if out.len() > MAX_REPEATED_BYTES {
+            break;
+        }
+    }
+    Bytes::from(out)
 }
 
 fn gzip(data: &[u8]) -> Bytes {
@@ -199,6 +233,21 @@ mod tests {
         );
         assert_eq!(
             content_type_of("notes", b"hello"),
+            "text/plain; charset=utf-8"
+        );
+    }
+
+    #[test]
+    fn a_repeated_body_numbers_its_copies() {
+        assert_eq!(&repeat(b"u/{{n}}\n", 3)[..], b"u/1\nu/2\nu/3\n");
+        assert_eq!(&repeat(b"ab", 2)[..], b"abab");
+        let site = ServedSite::new().file("s.txt", "line {{n}}\n");
+        let mut route = Route::new("/s.txt");
+        route.repeat = Some(50_001);
+        let response = build(&site, "/s.txt", Some(&route));
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(
+            response.headers()[CONTENT_TYPE],
             "text/plain; charset=utf-8"
         );
     }

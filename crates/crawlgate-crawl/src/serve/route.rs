@@ -56,6 +56,9 @@ pub struct Route {
     pub trickle_bytes_per_sec: Option<u64>,
     /// Break the connection after sending this many body bytes.
     pub reset_after_bytes: Option<u64>,
+    /// Send the body this many times over, before compression (a sitemap of 50,001 entries from a
+    /// one-line file); `{{n}}` in it becomes the copy's number (1, 2, …). At most about 64 MiB.
+    pub repeat: Option<u64>,
 }
 
 impl Route {

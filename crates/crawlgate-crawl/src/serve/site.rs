@@ -84,21 +84,29 @@ impl ServedSite {
     }
 
     /// The site with [`ORIGIN_PLACEHOLDER`] replaced by `origin` everywhere.
-    pub(crate) fn with_origin(mut self, origin: &str) -> Self {
-        for bytes in self.files.values_mut() {
-            if memchr::memmem::find(bytes, ORIGIN_PLACEHOLDER.as_bytes()).is_some() {
-                *bytes = Bytes::from(replace_bytes(bytes, origin));
+    pub(crate) fn with_origin(self, origin: &str) -> Self {
+        self.with_placeholders(&[(ORIGIN_PLACEHOLDER.to_owned(), origin.to_owned())])
+    }
+
+    /// The site with each `(placeholder, value)` replaced everywhere: in files and in route
+    /// headers, locations and bodies.
+    pub(crate) fn with_placeholders(mut self, pairs: &[(String, String)]) -> Self {
+        for (placeholder, value) in pairs {
+            for bytes in self.files.values_mut() {
+                if memchr::memmem::find(bytes, placeholder.as_bytes()).is_some() {
+                    *bytes = Bytes::from(replace_bytes(bytes, placeholder, value));
+                }
             }
-        }
-        let fill = |text: &mut String| {
-            if text.contains(ORIGIN_PLACEHOLDER) {
-                *text = text.replace(ORIGIN_PLACEHOLDER, origin);
+            let fill = |text: &mut String| {
+                if text.contains(placeholder.as_str()) {
+                    *text = text.replace(placeholder.as_str(), value);
+                }
+            };
+            for route in self.routes.values_mut() {
+                route.headers.iter_mut().for_each(fill);
+                route.location.iter_mut().for_each(fill);
+                route.body.iter_mut().for_each(fill);
             }
-        };
-        for route in self.routes.values_mut() {
-            route.headers.iter_mut().for_each(fill);
-            route.location.iter_mut().for_each(fill);
-            route.body.iter_mut().for_each(fill);
         }
         self
     }
@@ -125,14 +133,14 @@ impl ServedSite {
     }
 }
 
-/// `bytes` with every [`ORIGIN_PLACEHOLDER`] replaced by `origin`.
-fn replace_bytes(bytes: &[u8], origin: &str) -> Vec<u8> {
-    let needle = ORIGIN_PLACEHOLDER.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len() + origin.len() * 4);
+/// `bytes` with every `placeholder` replaced by `value`.
+fn replace_bytes(bytes: &[u8], placeholder: &str, value: &str) -> Vec<u8> {
+    let needle = placeholder.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len() + value.len() * 4);
     let mut rest = bytes;
     while let Some(at) = memchr::memmem::find(rest, needle) {
         out.extend_from_slice(&rest[..at]);
-        out.extend_from_slice(origin.as_bytes());
+        out.extend_from_slice(value.as_bytes());
         rest = &rest[at + needle.len()..];
     }
     out.extend_from_slice(rest);

@@ -4,7 +4,7 @@
 //! the line rules wrap `robots lint`, run once per file ([`crawlgate_core::Site::robots_lint`]).
 
 mod assets;
-mod files;
+pub(crate) mod files;
 mod known_paths;
 mod redirects;
 

@@ -1,7 +1,8 @@
 use super::evidence::MAX_QUOTED;
+use crate::robots::files::audited_files;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
-use crawlgate_core::site::robots_url_of;
+use crawlgate_core::site::{RobotsEffect, SitemapSource, robots_url_of};
 use crawlgate_core::{Evidence, Site};
 use url::Url;
 
@@ -10,7 +11,9 @@ declare_rule! {
     /// Reports a site for which no sitemap was found: its robots.txt has no `Sitemap:` line
     /// that leads to one, none was given in the audit's configuration, and none was found at
     /// `/sitemap.xml` (a sitemap found only there is reported as `sitemap/unadvertised`).
-    /// `Sitemap:` lines that cannot be used (a relative or non-http URL) are quoted.
+    /// `Sitemap:` lines that cannot be used (a relative or non-http URL) are quoted. Each further
+    /// origin the audit covers (a help centre, a blog on its own host) is checked too: one whose
+    /// robots.txt was read but that has no sitemap of its own, named or found, is reported.
     ///
     /// ## Why is this bad?
     /// A sitemap is how a site tells search engines which URLs it wants crawled and when they
@@ -36,12 +39,45 @@ declare_rule! {
     }
 }
 
+/// The audited origins besides the start's whose robots.txt was read (status 2xx, rules
+/// parsed) yet no sitemap is on the origin or named by that robots.txt.
+fn check_other_origins(site: &Site, out: &mut Findings<'_>) {
+    let start = site.start_url.origin().ascii_serialization();
+    for file in audited_files(site) {
+        if file.origin == start || file.effect != RobotsEffect::Rules {
+            continue;
+        }
+        let robots_url = file.url.as_str();
+        let has_sitemap = site.sitemaps.iter().any(|sitemap| {
+                sitemap.url.origin().ascii_serialization() == file.origin
+                    || sitemap.sources.iter().any(|source| {
+                        matches!(source, SitemapSource::RobotsTxt { robots_url: named, .. } if named == robots_url)
+                    })
+            });
+        if has_sitemap {
+            continue;
+        }
+        out.report(
+            Report::new(
+                robots_url,
+                format!(
+                    "no sitemap found for {}: {robots_url} names none and none was found on the \
+                     origin, so its pages are found only through links",
+                    file.origin
+                ),
+            )
+            .evidence(file.fetch_evidence()),
+        );
+    }
+}
+
 impl Rule for NoneFound {
     fn meta(&self) -> &'static RuleMeta {
         &Self::META
     }
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        check_other_origins(site, out);
         // Any sitemap met at all (even one that failed) was named somewhere: other rules speak.
         if !site.sitemaps.is_empty() {
             return;

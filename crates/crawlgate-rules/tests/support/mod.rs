@@ -26,6 +26,9 @@ pub(crate) struct Fixture {
     pub profiles: Vec<String>,
     #[serde(default)]
     pub obey_robots: bool,
+    /// Further hosts in the crawl's scope (`host` or `host:port`).
+    #[serde(default)]
+    pub allow_hosts: Vec<String>,
     /// The audit time (default 2026-06-01T12:00:00Z).
     #[serde(default)]
     pub audit_time: Option<String>,
@@ -150,6 +153,7 @@ pub(crate) fn load_site(path: &std::path::Path) -> Result<Site, String> {
             .collect();
     }
     config.obey_robots = fixture.obey_robots;
+    config.scope.allow_hosts.clone_from(&fixture.allow_hosts);
     config.probe_sitemap = fixture.probe_sitemap;
     if let Some(max) = fixture.max_pages {
         config.bounds.max_pages = max;

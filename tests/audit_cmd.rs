@@ -1,0 +1,376 @@
+//! `crawlgate audit`: the bundled demo (every rule fires, clean pages stay clean) and a small
+//! fixture site served on 127.0.0.1 (exit codes, config file, --obey-robots).
+
+use crate::util::{crawlgate, fixtures};
+use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// Pages of the demo's `www` site that are indexable, self-canonical, linked, listed once in a
+/// sitemap and carry valid directives: no finding may be about them.
+const DEMO_CLEAN_PAGES: &[&str] = &[
+    "/",
+    "/about/",
+    "/contact/",
+    "/shop/tents/",
+    "/shop/tents/summit-2",
+    "/shop/backpacks/",
+    "/shop/backpacks/trail-28",
+    "/journal/",
+    "/journal/packing-list",
+    "/stores/",
+];
+
+/// Rules the demo cannot make fire, with the reason.
+const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[(
+    "canonical/https-to-http",
+    "needs a page served over HTTPS; the demo is served over plain HTTP on 127.0.0.1",
+)];
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh, empty output folder for one test.
+fn out_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crawlgate-audit-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn report_json(dir: &Path) -> Value {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json is written");
+    serde_json::from_str(&text).expect("report.json parses")
+}
+
+fn findings(report: &Value) -> &Vec<Value> {
+    report["findings"].as_array().expect("findings is a list")
+}
+
+fn rules_fired(report: &Value) -> BTreeSet<String> {
+    findings(report)
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn run(args: &[&str]) -> Output {
+    crawlgate(args)
+}
+
+#[test]
+fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
+    let dir = out_dir("demo");
+    let output = run(&["audit", "--demo", "-o", dir.to_str().unwrap(), "--quiet"]);
+    // Errors exist, and the default --fail-on is error.
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    for name in ["report.html", "report.md", "report.json"] {
+        assert!(dir.join(name).is_file(), "{name} is written");
+    }
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.starts_with("crawlgate audited http://127.0.0.1:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("for googlebot, bingbot"), "{stdout}");
+    assert!(stdout.contains("reports: "), "{stdout}");
+
+    let report = report_json(&dir);
+    assert!(report["schema_version"].as_u64().is_some_and(|v| v >= 1));
+    let fired = rules_fired(&report);
+    let cannot: BTreeSet<&str> = DEMO_CANNOT_FIRE.iter().map(|(id, _)| *id).collect();
+    let missing: Vec<&str> = crawlgate_rules::RULES
+        .iter()
+        .map(|rule| rule.meta().id)
+        .filter(|id| !fired.contains(*id) && !cannot.contains(id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "rules that do not fire in the demo: {missing:?}"
+    );
+    for (id, why) in DEMO_CANNOT_FIRE {
+        assert!(
+            !fired.contains(*id),
+            "{id} fires in the demo now: take it off DEMO_CANNOT_FIRE (it said: {why})"
+        );
+    }
+
+    // Every finding has evidence.
+    for finding in findings(&report) {
+        assert!(
+            finding["evidence"]
+                .as_array()
+                .is_some_and(|e| !e.is_empty()),
+            "{finding}"
+        );
+    }
+
+    // The key cross-checks, about the URLs they should be about, with their evidence.
+    let start = report["target"]["start_url"].as_str().unwrap().to_owned();
+    let origin = start.trim_end_matches('/');
+    let about = |rule: &str, url: &str| {
+        findings(&report)
+            .iter()
+            .find(|f| f["rule"] == rule && f["url"] == url)
+            .unwrap_or_else(|| panic!("no {rule} finding about {url}"))
+            .clone()
+    };
+    let blocked_noindex = about(
+        "robots/blocked-noindex",
+        &format!("{origin}/account/orders"),
+    );
+    let evidence = blocked_noindex["evidence"].to_string();
+    assert!(
+        evidence.contains(r#""pattern":"/account/""#)
+            && evidence.contains(r#""content":"noindex""#),
+        "{blocked_noindex}"
+    );
+    about("sitemap/url-blocked", &format!("{origin}/account/orders"));
+    about(
+        "robots/blocked-css",
+        &format!("{origin}/assets/css/legacy.css"),
+    );
+    about(
+        "robots/blocked-js",
+        &format!("{origin}/assets/js/configurator.js"),
+    );
+    let disclosed = findings(&report)
+        .iter()
+        .filter(|f| f["rule"] == "robots/sensitive-path-disclosed")
+        .map(ToString::to_string)
+        .collect::<String>();
+    assert!(disclosed.contains("/admin/") && disclosed.contains("/backup/"));
+
+    // No finding is about a clean page.
+    let clean: BTreeSet<String> = DEMO_CLEAN_PAGES
+        .iter()
+        .map(|path| format!("{origin}{path}"))
+        .collect();
+    let on_clean: Vec<String> = findings(&report)
+        .iter()
+        .filter(|f| clean.contains(f["url"].as_str().unwrap()))
+        .map(|f| format!("{} {}", f["rule"], f["url"]))
+        .collect();
+    assert!(on_clean.is_empty(), "findings on clean pages: {on_clean:?}");
+    // The demo never leaves the machine: every robots.txt fetched is on 127.0.0.1 or localhost.
+    for robots in report["robots"].as_array().unwrap() {
+        let url = url::Url::parse(robots["url"].as_str().unwrap()).unwrap();
+        assert!(
+            matches!(url.host_str(), Some("127.0.0.1" | "localhost")),
+            "the demo reached {url}"
+        );
+    }
+    // The clean pages were crawled (so the assertion above means something).
+    let pages = report.to_string();
+    for url in &clean {
+        assert!(
+            pages.contains(&format!("\"{url}\"")),
+            "{url} is in the report"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_demo_writes_every_built_in_format_and_a_plugin() {
+    let dir = out_dir("demo-formats");
+    let output = run(&[
+        "audit",
+        "--demo",
+        "-o",
+        dir.to_str().unwrap(),
+        "--quiet",
+        // A flag wins over the demo's own settings (googlebot and bingbot).
+        "--profile",
+        "googlebot",
+        "--format",
+        "html",
+        "--format",
+        "md",
+        "--format",
+        "sarif",
+        "--format",
+        "junit",
+        "--report-dir",
+        fixtures().join("../reports/csv-findings").to_str().unwrap(),
+        "--format",
+        "csv-findings",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains(" for googlebot: "), "{stdout}");
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(html.contains("robots/blocked-noindex"));
+    let markdown = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(markdown.contains("robots/blocked-noindex"));
+    let sarif: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.sarif")).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    let junit = std::fs::read_to_string(dir.join("report.junit.xml")).unwrap();
+    assert!(junit.contains("<testsuite"));
+    let csv = std::fs::read_to_string(dir.join("report.csv")).unwrap();
+    assert!(csv.lines().count() > 100, "one line per finding");
+    assert!(csv.contains("robots/blocked-noindex"));
+    assert!(!dir.join("report.json").exists(), "json was not asked for");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn small_site() -> SiteServer {
+    let site = ServedSite::from_dir(fixtures().join("sites/audit-small")).unwrap();
+    SiteServer::start_in_background(site).unwrap()
+}
+
+#[test]
+fn a_small_site_exits_1_on_errors_and_0_when_told_never_to_fail() {
+    let server = small_site();
+    let start = server.url("/");
+    let dir = out_dir("small");
+    let output = run(&[
+        "audit",
+        start.as_str(),
+        "-o",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let report = report_json(&dir);
+    let fired = rules_fired(&report);
+    assert!(fired.contains("robots/blocked-noindex"), "{fired:?}");
+    assert!(fired.contains("robots/blocked-linked"), "{fired:?}");
+    // The home and about pages are clean.
+    for path in ["/", "/about"] {
+        let url = server.url(path).to_string();
+        assert!(
+            findings(&report).iter().all(|f| f["url"] != url.as_str()),
+            "a finding about {url}"
+        );
+    }
+
+    let output = run(&[
+        "audit",
+        start.as_str(),
+        "-o",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+        "--fail-on",
+        "never",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_config_file_turns_rules_off_and_suppresses_findings() {
+    let server = small_site();
+    let dir = out_dir("config");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("crawlgate.toml");
+    std::fs::write(
+        &config,
+        format!(
+            r#"
+[rules]
+"robots/blocked-noindex" = "off"
+
+[[suppress]]
+rule = "robots/blocked-linked"
+urls = "{}workshop/*"
+reason = "the workshop report is linked for staff on purpose"
+"#,
+            server.url("/")
+        ),
+    )
+    .unwrap();
+    let reports = dir.join("reports");
+    let output = run(&[
+        "audit",
+        server.url("/").as_str(),
+        "--config",
+        config.to_str().unwrap(),
+        "-o",
+        reports.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+        "--fail-on",
+        "warning",
+    ]);
+    let stdout = text(&output.stdout);
+    let report = report_json(&reports);
+    let fired = rules_fired(&report);
+    assert!(!fired.contains("robots/blocked-noindex"), "{fired:?}");
+    assert!(!fired.contains("robots/blocked-linked"), "{fired:?}");
+    assert!(stdout.contains("suppressed by the config file"), "{stdout}");
+    // Nothing at warning or above is left.
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        text(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn obeying_robots_leaves_the_blocked_page_unverifiable() {
+    let server = small_site();
+    let dir = out_dir("obey");
+    let output = run(&[
+        "audit",
+        server.url("/").as_str(),
+        "--obey-robots",
+        "-o",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+        "--fail-on",
+        "warning",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let report = report_json(&dir);
+    let blocked = server.url("/workshop/report").to_string();
+    assert!(
+        findings(&report)
+            .iter()
+            .any(|f| f["rule"] == "robots/blocked-unverifiable" && f["url"] == blocked.as_str()),
+        "{:?}",
+        rules_fired(&report)
+    );
+    assert!(!rules_fired(&report).contains("robots/blocked-noindex"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unreachable_start_url_is_inconclusive() {
+    // A port nothing listens on any more.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let dir = out_dir("unreachable");
+    let output = run(&[
+        "audit",
+        &format!("http://127.0.0.1:{port}/"),
+        "-o",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--quiet",
+        "--timeout",
+        "2",
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    assert!(
+        dir.join("report.json").is_file(),
+        "the report is still written"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
