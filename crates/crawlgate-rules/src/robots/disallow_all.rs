@@ -1,4 +1,4 @@
-use crate::robots::files::{audited_files, line_evidence, lint_issues, lint_report};
+use crate::robots::files::{audited_files, line_evidence, lint_issues, lint_report_with};
 use crate::support::{profiles, verdict_evidence};
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::Directive;
@@ -69,9 +69,8 @@ impl Rule for DisallowAll {
                     });
                     if let Some(issue) = named.or(at_line.first()) {
                         out.report(
-                            lint_report(file, issue)
-                                .profile(&profile.name)
-                                .evidence(verdict_evidence(site, index, &root)),
+                            lint_report_with(file, issue, verdict_evidence(site, index, &root))
+                                .profile(&profile.name),
                         );
                     }
                     continue;

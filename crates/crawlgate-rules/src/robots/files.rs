@@ -98,14 +98,22 @@ pub(crate) fn lint_issues<'a>(
 /// The finding for one lint issue: about the robots.txt URL, at the issue's severity, with the line
 /// as written as evidence (the fetch outcome for whole-file issues).
 pub(crate) fn lint_report(file: &RobotsFile, issue: &Issue) -> Report {
-    let (message, evidence) = match issue.line {
+    let evidence = match issue.line {
+        Some(line) => line_evidence(file, line),
+        None => file.fetch_evidence(),
+    };
+    lint_report_with(file, issue, evidence)
+}
+
+/// [`lint_report`] with other evidence for the line (e.g. the verdict, which quotes the line and
+/// names its group), so the line is not quoted twice.
+pub(crate) fn lint_report_with(file: &RobotsFile, issue: &Issue, evidence: Evidence) -> Report {
+    let message = match issue.line {
         // Lead with the line, unless the message already names it.
-        Some(line) if !issue.message.contains(&format!("line {line}:")) => (
-            format!("line {line}: {}", issue.message),
-            line_evidence(file, line),
-        ),
-        Some(line) => (issue.message.clone(), line_evidence(file, line)),
-        None => (issue.message.clone(), file.fetch_evidence()),
+        Some(line) if !issue.message.contains(&format!("line {line}:")) => {
+            format!("line {line}: {}", issue.message)
+        }
+        _ => issue.message.clone(),
     };
     Report::new(file.url.as_str(), message)
         .severity(issue.severity)
