@@ -101,18 +101,22 @@ impl UrlVerdict {
     }
 }
 
-/// The user-agent values of the group that applied, as written in the file (`*` for global).
+/// The user-agent values of the group that applied, as written in the file (`*` for global), each
+/// once: groups merged from several places in the file repeat their user-agent lines.
 fn group_agents(group: &GroupSelection, robots: Option<&RobotsFile>) -> Vec<String> {
-    let from_file: Vec<String> = robots
-        .map(|r| {
-            group
-                .user_agent_lines
-                .iter()
-                .filter_map(|&line| r.line_text(line))
-                .map(|text| user_agent_value(&text))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut from_file: Vec<String> = Vec::new();
+    if let Some(robots) = robots {
+        for text in group
+            .user_agent_lines
+            .iter()
+            .filter_map(|&line| robots.line_text(line))
+        {
+            let agent = user_agent_value(&text);
+            if !from_file.contains(&agent) {
+                from_file.push(agent);
+            }
+        }
+    }
     if !from_file.is_empty() {
         from_file
     } else if let Some(token) = &group.token {
@@ -236,5 +240,25 @@ mod tests {
                 "{path}"
             );
         }
+    }
+
+    #[test]
+    fn a_group_merged_from_two_places_names_its_user_agent_once() {
+        let robots = RobotsFile::from_fetch(
+            "http://a.test".to_owned(),
+            Url::parse("http://a.test/robots.txt").unwrap(),
+            Vec::new(),
+            Ok(Received::for_test(
+                200,
+                b"User-agent: *\nDisallow: /x\nUser-agent: bingbot\nDisallow: /\nUser-agent: *\nDisallow: /y\n",
+            )),
+        );
+        let url = Url::parse("http://a.test/y").unwrap();
+        let verdict = UrlVerdict::compute(Some(&robots), &Profile::googlebot(), &url);
+        let Evidence::RobotsRule { group, line, .. } = verdict.evidence("googlebot", Some(&robots))
+        else {
+            panic!("expected the deciding rule as evidence");
+        };
+        assert_eq!((group, line), (vec!["*".to_owned()], 6));
     }
 }
