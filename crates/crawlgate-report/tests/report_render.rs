@@ -295,6 +295,13 @@ fn every_evidence_kind() -> Vec<Evidence> {
             }],
             final_url: "https://www.outfitters.test/r".into(),
         },
+        Evidence::Change {
+            side: "before".into(),
+            url: "https://www.outfitters.test/robots.txt".into(),
+            line: Some(3),
+            state: "disallowed".into(),
+            quote: Some("Disallow: /<shop>".into()),
+        },
         Evidence::Note {
             text: "a `note`".into(),
         },
@@ -315,6 +322,7 @@ fn every_evidence_kind() -> Vec<Evidence> {
             | Evidence::AssetRef { .. }
             | Evidence::Response { .. }
             | Evidence::Redirect { .. }
+            | Evidence::Change { .. }
             | Evidence::Note { .. } => {}
         }
     }
@@ -359,6 +367,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         "<span class=\"ev-kind\">script</span>",
         "<code class=\"ev-quote\">HTTP 404</code> answered 404",
         "<code class=\"ev-quote\">301</code> →",
+        "<span class=\"ev-kind ev-side-before\">before</span>\ndisallowed <code class=\"ev-quote\">Disallow: /&lt;shop&gt;</code>",
         "a <code>note</code>",
     ] {
         let text = text.replace(

@@ -48,6 +48,7 @@ pub(crate) const EMBEDDED: [Embedded; 2] = [
         "partials/evidence.html.tera",
         "partials/evidence/asset_ref.html.tera",
         "partials/evidence/canonical.html.tera",
+        "partials/evidence/change.html.tera",
         "partials/evidence/hreflang.html.tera",
         "partials/evidence/http_header.html.tera",
         "partials/evidence/link.html.tera",
