@@ -4,6 +4,7 @@
 
 mod crawl_cmd;
 mod robots_cmd;
+mod robots_diff_cmd;
 mod rules_cmd;
 mod sitemap_cmd;
 mod util;
