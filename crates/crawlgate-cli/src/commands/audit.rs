@@ -7,7 +7,7 @@ use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::crawl::{Bounds, CrawlEvent};
 use crawlgate::report::{Format, RenderOptions, Renderers, Report, write_reports};
-use crawlgate::site::{ResourceState, RobotsEffect};
+use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, ConfigFile, Severity};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -81,6 +81,20 @@ pub(crate) struct AuditArgs {
     #[arg(short, long)]
     quiet: bool,
 
+    /// What the audited site is: `production` (then staging settings on it are critical:
+    /// `Disallow: /`, a site-wide noindex, canonical, hreflang or sitemap URLs on a
+    /// non-production host) or `staging` (then being open to search engines is an error). Not
+    /// given: the `env/` rules stay quiet.
+    #[arg(long, value_name = "ENV")]
+    environment: Option<Environment>,
+
+    /// A host pattern that is not production, added to the built-in ones (`localhost`,
+    /// `staging.`, `dev.`, `preview.`, `*.vercel.app`, …): `*` matches any run of characters, a
+    /// trailing dot means a label (`uat.` matches `uat.example.com`), anything else the host and
+    /// its subdomains. Repeatable.
+    #[arg(long = "non-production-host", value_name = "PATTERN", value_parser = HostPattern::parse)]
+    non_production_hosts: Vec<HostPattern>,
+
     #[command(flatten)]
     crawl: CrawlArgs,
 }
@@ -142,7 +156,12 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         builder = builder.rule_config(file.rule_config()?);
     }
     let auditor = builder.build()?;
-    let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
+    let mut config = args.crawl.config(start.clone(), jiff::Timestamp::now());
+    config.environment.environment = args.environment;
+    config
+        .environment
+        .non_production_hosts
+        .extend(args.non_production_hosts.iter().cloned());
     let audit = runtime.block_on(async {
         live::stop_on_signals(auditor.stop_handle());
         auditor.audit_with(config).await
