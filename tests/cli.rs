@@ -4,6 +4,7 @@
 
 mod audit_env_cmd;
 mod crawl_cmd;
+mod diff_cmd;
 mod robots_cmd;
 mod robots_diff_cmd;
 mod rules_cmd;

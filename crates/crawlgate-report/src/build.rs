@@ -60,6 +60,7 @@ pub fn build(
         .map(|finding| ReportFinding {
             fingerprint: fingerprint(&finding),
             finding,
+            baseline: None,
         })
         .collect();
     Report {
@@ -81,6 +82,7 @@ pub fn build(
         robots,
         sitemaps,
         pages,
+        diff: None,
     }
 }
 

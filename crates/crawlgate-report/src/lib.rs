@@ -17,6 +17,7 @@
 //! [`Site`]: crawlgate_core::Site
 
 mod build;
+pub mod diff;
 mod fingerprint;
 mod model;
 mod render;

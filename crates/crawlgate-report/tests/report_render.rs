@@ -343,6 +343,7 @@ fn every_evidence_kind_has_its_own_rendering() {
     report.findings.insert(
         0,
         ReportFinding {
+            baseline: None,
             fingerprint: fingerprint(&finding),
             finding,
         },
@@ -439,6 +440,7 @@ fn hostile_report() -> Report {
         ],
     };
     report.findings.push(ReportFinding {
+        baseline: None,
         fingerprint: fingerprint(&finding),
         finding,
     });
@@ -574,6 +576,7 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
         }],
     };
     report.findings.push(ReportFinding {
+        baseline: None,
         fingerprint: fingerprint(&finding),
         finding,
     });
@@ -635,6 +638,7 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         }],
     };
     report.findings.push(ReportFinding {
+        baseline: None,
         fingerprint: fingerprint(&finding),
         finding,
     });

@@ -3,6 +3,7 @@
 pub(crate) mod audit;
 pub(crate) mod crawl;
 pub(crate) mod crawl_args;
+pub(crate) mod diff;
 pub(crate) mod live;
 pub(crate) mod net;
 pub(crate) mod robots;

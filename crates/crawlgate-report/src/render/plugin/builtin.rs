@@ -42,6 +42,7 @@ pub(crate) const EMBEDDED: [Embedded; 2] = [
         "partials/summary.html.tera",
         "partials/chart.html.tera",
         "partials/contents.html.tera",
+        "partials/diff.html.tera",
         "partials/findings.html.tera",
         "partials/rule.html.tera",
         "partials/url.html.tera",
@@ -68,6 +69,7 @@ pub(crate) const EMBEDDED: [Embedded; 2] = [
     embed!("markdown" as "md":
         "report.md.tera",
         "partials/summary.md.tera",
+        "partials/diff.md.tera",
         "partials/findings.md.tera",
         "partials/rule.md.tera",
         "partials/evidence.md.tera",

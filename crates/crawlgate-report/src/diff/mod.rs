@@ -1,0 +1,162 @@
+//! Two audits compared (`crawlgate diff BEFORE.json AFTER.json`): the URLs of the earlier report
+//! mapped onto the later one ([`UrlMap`]), then page by page and profile by profile, what got
+//! worse, as `diff/` findings with both sides as evidence; and per audit rule, the findings that
+//! are new and the ones that are fixed.
+//!
+//! The result is a [`Report`]: the later audit's, with the `diff/` findings in place of its own
+//! and a [`DiffSection`], so every renderer writes it.
+
+mod pages;
+pub mod rules;
+
+use crate::fingerprint::fingerprint_mapped;
+use crate::model::{
+    DiffSection, PageRecord, RULE_CHANGE_URLS, Report, ReportFinding, RuleChange, Summary,
+};
+use crate::url_map::UrlMap;
+use crate::{fingerprint, rule_doc};
+use crawlgate_core::{Finding, Severity};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Compares `before` with `after`, URLs of `before` mapped by `map`.
+pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
+    let before_pages: BTreeMap<String, &PageRecord> = before
+        .pages
+        .iter()
+        .filter(|page| page.kind == "page")
+        .map(|page| (map.apply(&page.url), page))
+        .collect();
+    let after_pages: BTreeMap<&str, &PageRecord> = after
+        .pages
+        .iter()
+        .filter(|page| page.kind == "page")
+        .map(|page| (page.url.as_str(), page))
+        .collect();
+    let mut findings = Vec::new();
+    let mut compared = 0u64;
+    for (url, old) in &before_pages {
+        match after_pages.get(url.as_str()) {
+            Some(new) => {
+                compared += 1;
+                pages::compare_page(old, new, map, &mut findings);
+            }
+            None => pages::page_gone(url, old, &mut findings),
+        }
+    }
+    let only_after = after_pages
+        .keys()
+        .filter(|url| !before_pages.contains_key(**url))
+        .count() as u64;
+    pages::compare_sitemap_sets(before, after, map, &mut findings);
+    findings.sort_by(Finding::report_order);
+
+    let section = DiffSection {
+        before: before.target.start_url.clone(),
+        after: after.target.start_url.clone(),
+        url_map: map.describe(),
+        pages_compared: compared,
+        pages_only_before: before_pages.len() as u64 - compared,
+        pages_only_after: only_after,
+        rules: rule_changes(before, after, map),
+    };
+    let fired: BTreeSet<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
+    let rules = rules::DIFF_RULES
+        .iter()
+        .filter(|meta| fired.contains(meta.id))
+        .map(|meta| rule_doc(meta))
+        .collect();
+    let summary = summary(&after.summary, &findings);
+    Report {
+        summary,
+        rules,
+        findings: findings
+            .into_iter()
+            .map(|finding| ReportFinding {
+                fingerprint: fingerprint(&finding),
+                finding,
+                baseline: None,
+            })
+            .collect(),
+        diff: Some(section),
+        ..after.clone()
+    }
+}
+
+/// The later audit's summary with the counts of the `diff/` findings.
+fn summary(after: &Summary, findings: &[Finding]) -> Summary {
+    let mut by_severity: BTreeMap<Severity, u64> = Severity::ALL.iter().map(|s| (*s, 0)).collect();
+    let mut by_rule: BTreeMap<String, u64> = BTreeMap::new();
+    let mut by_family: BTreeMap<String, BTreeMap<Severity, u64>> = BTreeMap::new();
+    for finding in findings {
+        *by_severity.entry(finding.severity).or_default() += 1;
+        *by_rule.entry(finding.rule.clone()).or_default() += 1;
+        *by_family
+            .entry(finding.family().to_owned())
+            .or_default()
+            .entry(finding.severity)
+            .or_default() += 1;
+    }
+    Summary {
+        findings: findings.len() as u64,
+        by_severity,
+        by_rule,
+        by_family,
+        suppressed: 0,
+        ..after.clone()
+    }
+}
+
+/// Per audit rule: findings before and after, new and fixed, matched by fingerprint with the
+/// earlier findings' URLs mapped.
+fn rule_changes(before: &Report, after: &Report, map: &UrlMap) -> Vec<RuleChange> {
+    let old: BTreeSet<String> = before
+        .findings
+        .iter()
+        .map(|f| fingerprint_mapped(&f.finding, map))
+        .collect();
+    let new: BTreeSet<&str> = after
+        .findings
+        .iter()
+        .map(|f| f.fingerprint.as_str())
+        .collect();
+    let mut result: BTreeMap<String, RuleChange> = BTreeMap::new();
+    for finding in &before.findings {
+        let change = change_of(&mut result, &finding.finding.rule);
+        change.before += 1;
+        if !new.contains(fingerprint_mapped(&finding.finding, map).as_str()) {
+            change.fixed += 1;
+            if change.fixed_urls.len() < RULE_CHANGE_URLS {
+                change.fixed_urls.push(map.apply(&finding.finding.url));
+            }
+        }
+    }
+    for finding in &after.findings {
+        let change = change_of(&mut result, &finding.finding.rule);
+        change.after += 1;
+        if !old.contains(&finding.fingerprint) {
+            change.new += 1;
+            if change.new_urls.len() < RULE_CHANGE_URLS {
+                change.new_urls.push(finding.finding.url.clone());
+            }
+        }
+    }
+    result
+        .into_values()
+        .filter(|change| change.new > 0 || change.fixed > 0)
+        .collect()
+}
+
+/// The entry of `rule`, created empty.
+fn change_of<'m>(changes: &'m mut BTreeMap<String, RuleChange>, rule: &str) -> &'m mut RuleChange {
+    changes
+        .entry(rule.to_owned())
+        .or_insert_with(|| RuleChange {
+            rule: rule.to_owned(),
+            before: 0,
+            after: 0,
+            new: 0,
+            fixed: 0,
+            new_urls: Vec::new(),
+            fixed_urls: Vec::new(),
+        })
+}
