@@ -130,6 +130,7 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
             .map(ToString::to_string)
             .collect(),
         suppressed: 0,
+        baseline: None,
     }
 }
 

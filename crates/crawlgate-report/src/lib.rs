@@ -16,6 +16,7 @@
 //!
 //! [`Site`]: crawlgate_core::Site
 
+mod baseline;
 mod build;
 pub mod diff;
 mod fingerprint;
@@ -25,6 +26,7 @@ mod render;
 mod test_report;
 mod url_map;
 
+pub use baseline::{Baseline, BaselineError, baseline_json};
 pub use build::{BuildOptions, build, rule_doc};
 pub use fingerprint::{fingerprint, fingerprint_mapped};
 pub use model::*;

@@ -126,6 +126,16 @@ pub struct Summary {
     /// Findings left out by configured suppressions.
     #[serde(default)]
     pub suppressed: u64,
+    /// New and known findings, when the audit was compared with a baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineCounts>,
+}
+
+/// Findings new and known against a baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaselineCounts {
+    pub new: u64,
+    pub known: u64,
 }
 
 /// A finding as reported, with a stable fingerprint for baselines and diffs.

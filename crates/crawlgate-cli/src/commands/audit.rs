@@ -6,7 +6,10 @@ use crate::demo::Demo;
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::crawl::{Bounds, CrawlEvent};
-use crawlgate::report::{Format, RenderOptions, Renderers, Report, write_reports};
+use crawlgate::report::{
+    Baseline, BaselineState, Format, RenderOptions, Renderers, Report, UrlMap, baseline_json,
+    write_reports,
+};
 use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, ConfigFile, Severity};
 use std::fmt::Write as _;
@@ -95,6 +98,34 @@ pub(crate) struct AuditArgs {
     #[arg(long = "non-production-host", value_name = "PATTERN", value_parser = HostPattern::parse)]
     non_production_hosts: Vec<HostPattern>,
 
+    /// An earlier audit's report.json (or a --write-baseline file): each finding is marked new
+    /// or known (same rule, URL, profile and evidence, line numbers aside), and --fail-on counts
+    /// only the new ones.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+
+    /// Map the baseline's host onto this audit's before matching: `OLD=NEW` (`host`,
+    /// `host:port` or `scheme://host[:port]` each side). Repeatable.
+    #[arg(
+        long = "baseline-map-host",
+        value_name = "OLD=NEW",
+        requires = "baseline"
+    )]
+    baseline_map_hosts: Vec<String>,
+
+    /// Rewrite the baseline's URLs with a regex before matching: `REGEX=REPLACEMENT`.
+    /// Repeatable.
+    #[arg(
+        long = "baseline-map",
+        value_name = "REGEX=REPLACEMENT",
+        requires = "baseline"
+    )]
+    baseline_maps: Vec<String>,
+
+    /// Write this audit's findings as a baseline file for a later `--baseline`.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+
     #[command(flatten)]
     crawl: CrawlArgs,
 }
@@ -162,7 +193,8 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         .environment
         .non_production_hosts
         .extend(args.non_production_hosts.iter().cloned());
-    let audit = runtime.block_on(async {
+    let baseline = load_baseline(&args)?;
+    let mut audit = runtime.block_on(async {
         live::stop_on_signals(auditor.stop_handle());
         auditor.audit_with(config).await
     })?;
@@ -170,6 +202,13 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     drop(runtime);
     drop(demo);
 
+    if let Some(baseline) = &baseline {
+        baseline.mark(&mut audit.report);
+    }
+    if let Some(path) = &args.write_baseline {
+        write_atomic(path, baseline_json(&audit.report).as_bytes())
+            .with_context(|| format!("cannot write the baseline `{}`", path.display()))?;
+    }
     let options = RenderOptions {
         fail_on: args.fail_on.0,
     };
@@ -185,6 +224,39 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     .context("cannot write the reports")?;
     print!("{}", summary(&audit.report, &written));
     Ok(exit::code(exit_status(&audit, args.fail_on)))
+}
+
+/// The baseline of `--baseline`, its URLs mapped by `--baseline-map-host` and `--baseline-map`.
+fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
+    let Some(path) = &args.baseline else {
+        return Ok(None);
+    };
+    let mut map = UrlMap::new();
+    for spec in &args.baseline_map_hosts {
+        map = map.with_host(spec).context("--baseline-map-host")?;
+    }
+    for spec in &args.baseline_maps {
+        map = map.with_regex(spec).context("--baseline-map")?;
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
+    let baseline = Baseline::from_json(&text, &map)
+        .with_context(|| format!("in the baseline `{}`", path.display()))?;
+    Ok(Some(baseline))
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder, so a reader never sees
+/// half a file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(|| "baseline".into(), |name| name.to_string_lossy());
+    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if result.is_err() {
+        std::fs::remove_file(&temp).ok();
+    }
+    result
 }
 
 /// The config file: the one named, or `./crawlgate.toml` when it exists.
@@ -285,11 +357,13 @@ fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
     if start_failed || robots_unreachable {
         return exit::INCONCLUSIVE;
     }
+    // Against a baseline only the new findings count.
     let failing = fail_on.0.is_some_and(|threshold| {
         audit
             .report
             .findings
             .iter()
+            .filter(|f| f.baseline != Some(BaselineState::Known))
             .any(|f| f.finding.severity >= threshold)
     });
     if failing { exit::FINDINGS } else { exit::OK }
@@ -320,6 +394,13 @@ fn summary(report: &Report, written: &[PathBuf]) -> String {
         })
         .collect();
     let _ = writeln!(text, "{} findings: {}", summary.findings, counts.join(", "));
+    if let Some(baseline) = &summary.baseline {
+        let _ = writeln!(
+            text,
+            "against the baseline: {} new, {} known (only new findings count for --fail-on)",
+            baseline.new, baseline.known
+        );
+    }
     if summary.suppressed > 0 {
         let _ = writeln!(
             text,
