@@ -244,3 +244,36 @@ fn a_url_source_is_required() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("no URL to compare"));
 }
+
+#[test]
+fn urls_can_come_from_a_sitemap_or_a_crawl() {
+    let site = ServedSite::from_dir(fixtures().join("sites/migration-before")).unwrap();
+    let server = SiteServer::start_in_background(site).unwrap();
+    let live = server.url("/robots.txt").to_string();
+    let deploy = fixtures()
+        .join("sites/migration-after/robots.txt")
+        .display()
+        .to_string();
+    let sitemap = server.url("/sitemap.xml").to_string();
+    let output = crawlgate(&["robots", "diff", &live, &deploy, "--sitemap", &sitemap]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let boots = server.url("/shop/boots").to_string();
+    assert_eq!(
+        flips(&output),
+        [format!(
+            "googlebot\tnewly disallowed\t{boots}\tallowed (no rule) → disallowed (line 3: \
+             Disallow: /shop/)"
+        )]
+    );
+    assert!(stdout(&output).contains("googlebot: 5 URLs, 1 newly disallowed"));
+
+    let start = server.url("/").to_string();
+    let output = crawlgate(&["robots", "diff", &live, &deploy, "--crawl", &start]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_eq!(flips(&output).len(), 1);
+    assert!(
+        stdout(&output).contains(", 1 newly disallowed, 0 newly allowed"),
+        "{}",
+        stdout(&output)
+    );
+}

@@ -9,15 +9,19 @@
 use crate::commands::robots::{fetch, for_each_line, read_robots};
 use crate::commands::{net, robots_diff_out};
 use crate::exit;
-use anyhow::bail;
+use anyhow::{Context, bail};
+use crawlgate_core::crawl::CrawlConfig;
 use crawlgate_core::robots::diff::{AgentChange, FlipCounts, RulesChange, Side, VerdictDiff};
 use crawlgate_core::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::site::RobotsEffect;
+use crawlgate_core::sitemap::{SitemapKind, SitemapOptions, parse_borrowed};
+use crawlgate_crawl::{HttpOptions, SitemapLimits, SitemapStep, StopHandle, crawl, fetch_sitemaps};
 use robots_diff_out::{Output, OutputFormat};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use url::Url;
 
 /// Compare two robots.txt files: the rules that changed, and every URL whose verdict flips.
 ///
@@ -32,7 +36,7 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  crawlgate robots diff robots.txt robots.new.txt --urls-from urls.txt\n  crawlgate robots diff https://www.example.com/robots.txt deploy/robots.txt --profile googlebot --profile bingbot --format md --urls-from urls.txt",
-    group = clap::ArgGroup::new("source").required(true).multiple(false).args(["urls", "urls_from"])
+    group = clap::ArgGroup::new("source").required(true).multiple(false).args(["urls", "urls_from", "sitemap", "crawl"])
 )]
 pub(crate) struct DiffArgs {
     /// The robots.txt now (a file, or a URL fetched as `robots test` fetches it).
@@ -51,6 +55,16 @@ pub(crate) struct DiffArgs {
     /// URLs are fine.
     #[arg(long, value_name = "FILE")]
     urls_from: Option<PathBuf>,
+
+    /// Compare the URLs a sitemap lists (an index's sitemaps are read too, within the crawl's
+    /// default bounds).
+    #[arg(long, value_name = "URL")]
+    sitemap: Option<Url>,
+
+    /// Compare the URLs a crawl from this URL meets (pages and assets, within the crawl's default
+    /// bounds: 10,000 pages).
+    #[arg(long, value_name = "URL")]
+    crawl: Option<Url>,
 
     /// A crawler to compare verdicts for: googlebot, googlebot-image, bingbot, gptbot,
     /// claudebot, ccbot, `*`, or any product token. Repeat for several (default: googlebot).
@@ -179,6 +193,14 @@ pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     };
     if let Some(source) = &args.urls_from {
         for_each_line(source, |url| compare(url, &mut out))?;
+    } else if let Some(sitemap) = &args.sitemap {
+        for url in sitemap_urls(sitemap)? {
+            compare(&url, &mut out)?;
+        }
+    } else if let Some(start) = &args.crawl {
+        for url in crawled_urls(start)? {
+            compare(&url, &mut out)?;
+        }
     } else {
         for url in &args.urls {
             compare(url, &mut out)?;
@@ -202,4 +224,70 @@ pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
         return Ok(exit::code(exit::FINDINGS));
     }
     Ok(exit::code(exit::OK))
+}
+
+/// The URLs a sitemap lists, following an index to its sitemaps (default bounds), in the order
+/// read. Sitemaps that cannot be read are said on stderr and skipped.
+fn sitemap_urls(url: &Url) -> anyhow::Result<Vec<String>> {
+    let runtime = net::runtime()?;
+    let options = SitemapOptions::new(jiff::Timestamp::now());
+    let mut urls = Vec::new();
+    let visit = |step: SitemapStep<'_>| -> Vec<Url> {
+        let SitemapStep::Fetched(fetch) = step else {
+            return Vec::new();
+        };
+        let received = match &fetch.response.outcome {
+            Ok(received) if (200..300).contains(&received.status) => received,
+            Ok(received) => {
+                eprintln!("note: {} answered {}; skipped", fetch.url, received.status);
+                return Vec::new();
+            }
+            Err((kind, message)) => {
+                eprintln!(
+                    "note: {}: {} ({message}); skipped",
+                    fetch.url,
+                    kind.as_str()
+                );
+                return Vec::new();
+            }
+        };
+        let mut locs = Vec::new();
+        let summary = parse_borrowed(received.body.as_slice(), &options, |entry| {
+            locs.push(entry.loc.clone());
+        });
+        if summary.kind == SitemapKind::Index {
+            return locs
+                .iter()
+                .filter_map(|loc| Url::parse(loc.trim()).ok())
+                .collect();
+        }
+        urls.extend(locs);
+        Vec::new()
+    };
+    runtime.block_on(fetch_sitemaps(
+        url,
+        &HttpOptions::default(),
+        &SitemapLimits::default(),
+        visit,
+    ));
+    Ok(urls)
+}
+
+/// The URLs a crawl from `start` meets (default bounds), sorted.
+fn crawled_urls(start: &Url) -> anyhow::Result<Vec<String>> {
+    let runtime = net::runtime()?;
+    let config = CrawlConfig::new(start.clone(), jiff::Timestamp::now());
+    let site = runtime
+        .block_on(crawl(
+            config,
+            &HttpOptions::default(),
+            &StopHandle::new(),
+            &|_| {},
+        ))
+        .context("the crawl failed")?;
+    Ok(site
+        .resources()
+        .iter()
+        .map(|resource| resource.url.to_string())
+        .collect())
 }
