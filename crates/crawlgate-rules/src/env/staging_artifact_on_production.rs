@@ -1,7 +1,6 @@
 use super::home::{home, html_pages};
 use crate::support::{
-    canonical_evidence, count, directives_evidence, listing_evidence, ok_pages, profiles,
-    verdict_evidence,
+    canonical_evidence, count, directives_evidence, ok_pages, profiles, verdict_evidence,
 };
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::Directive;
@@ -9,7 +8,6 @@ use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
 use crawlgate_core::signals::LinkSource;
 use crawlgate_core::site::{Environment, HostPattern, RobotsEffect};
 use crawlgate_core::{Evidence, Site};
-use std::collections::BTreeMap;
 use url::Url;
 
 declare_rule! {
@@ -265,42 +263,39 @@ fn hreflang(site: &Site, out: &mut Findings<'_>) {
     }
 }
 
-/// One finding per sitemap listing URLs on non-production hosts.
+/// One finding per sitemap listing URLs on non-production hosts (read from the sitemap's
+/// entries: the crawl does not record URLs of other hosts that only a sitemap names).
 fn sitemap_entries(site: &Site, out: &mut Findings<'_>) {
-    let mut by_sitemap: BTreeMap<&str, Vec<(&HostPattern, Evidence)>> = BTreeMap::new();
-    for resource in site.resources() {
-        if resource.listed_in.is_empty() {
-            continue;
-        }
-        let Some(pattern) = off_production(site, &resource.url) else {
-            continue;
-        };
-        for listing in &resource.listed_in {
-            by_sitemap
-                .entry(listing.sitemap.as_str())
-                .or_default()
-                .push((pattern, listing_evidence(listing, &resource.url)));
-        }
-    }
-    for (sitemap, mut entries) in by_sitemap {
-        entries.sort_by_key(|(_, evidence)| match evidence {
-            Evidence::SitemapEntry { line, .. } => *line,
-            _ => 0,
-        });
-        let Some((pattern, _)) = entries.first() else {
+    for sitemap in &site.sitemaps {
+        let off: Vec<(&HostPattern, Evidence)> = sitemap
+            .entries()
+            .iter()
+            .filter_map(|entry| {
+                let url = Url::parse(entry.loc.trim()).ok()?;
+                let pattern = off_production(site, &url)?;
+                Some((
+                    pattern,
+                    Evidence::SitemapEntry {
+                        sitemap_url: sitemap.url.to_string(),
+                        line: entry.line,
+                        loc: entry.loc.clone(),
+                    },
+                ))
+            })
+            .collect();
+        let Some((pattern, _)) = off.first() else {
             continue;
         };
         out.report(
             Report::new(
-                sitemap,
+                sitemap.url.as_str(),
                 format!(
                     "the sitemap lists {} on a non-production host (matches `{pattern}`)",
-                    count(entries.len(), "URL", "URLs")
+                    count(off.len(), "URL", "URLs")
                 ),
             )
             .evidence_all(
-                entries
-                    .iter()
+                off.iter()
                     .take(MAX_ENTRIES_QUOTED)
                     .map(|(_, evidence)| evidence.clone()),
             ),
