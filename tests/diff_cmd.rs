@@ -201,3 +201,13 @@ fn a_file_that_is_not_a_report_is_refused() {
     let output = crawlgate(&["diff", &text(&bad), &text(&bad), "--map-host", "nonsense"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn the_diff_rules_are_listed_and_explained() {
+    let output = crawlgate(&["rules"]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("diff/newly-blocked"), "{text}");
+    let output = crawlgate(&["explain", "diff/sitemap-dropped"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("## How to fix"));
+}
