@@ -578,11 +578,51 @@ impl<'a> Matcher<'a> {
     }
 }
 
+/// Which URLs can flip for one crawler.
+///
+/// A verdict is decided by the set of rules (directive and pattern) that match the URL. When
+/// both sides apply rules, a URL that matches none of the rules only one side has matches the
+/// same rules on both sides, so its verdict cannot flip: only URLs some changed rule matches
+/// need deciding twice. This is what makes a small edit to a large file cheap to check.
+#[derive(Debug, Clone)]
+enum Candidates<'a> {
+    /// No rule changed: nothing flips.
+    None,
+    /// URLs one of these rules (those only one side has) matches.
+    Matching(AgentRules<'a>),
+    /// Every URL (a fetch outcome decides a side).
+    All,
+}
+
+impl<'a> Candidates<'a> {
+    fn of(old: &Matcher<'a>, new: &Matcher<'a>) -> Candidates<'a> {
+        let (Matcher::Rules(old), Matcher::Rules(new)) = (old, new) else {
+            return Candidates::All;
+        };
+        let (added, removed) = rule_difference(&new.rules(), &old.rules());
+        if added.is_empty() && removed.is_empty() {
+            return Candidates::None;
+        }
+        Candidates::Matching(AgentRules::of_rules(
+            GroupSelection::default(),
+            added.into_iter().chain(removed),
+        ))
+    }
+
+    fn may_flip(&self, path_and_query: &str) -> bool {
+        match self {
+            Candidates::None => false,
+            Candidates::Matching(changed) => changed.deciding_rule(path_and_query).is_some(),
+            Candidates::All => true,
+        }
+    }
+}
+
 /// Both sides compiled for a list of crawlers, to compare verdicts URL by URL.
 #[derive(Debug, Clone)]
 pub struct VerdictDiff<'a> {
-    /// Per crawler: old, new.
-    matchers: Vec<(Matcher<'a>, Matcher<'a>)>,
+    /// Per crawler: old, new, and which URLs can flip.
+    matchers: Vec<(Matcher<'a>, Matcher<'a>, Candidates<'a>)>,
 }
 
 impl<'a> VerdictDiff<'a> {
@@ -592,7 +632,11 @@ impl<'a> VerdictDiff<'a> {
         VerdictDiff {
             matchers: crawlers
                 .iter()
-                .map(|tokens| (Matcher::compile(old, tokens), Matcher::compile(new, tokens)))
+                .map(|tokens| {
+                    let (old, new) = (Matcher::compile(old, tokens), Matcher::compile(new, tokens));
+                    let candidates = Candidates::of(&old, &new);
+                    (old, new, candidates)
+                })
                 .collect(),
         }
     }
@@ -606,7 +650,10 @@ impl<'a> VerdictDiff<'a> {
     /// sides (in crawler order). `path_and_query` is what the matcher reads: see
     /// [`path_params_query`](super::path_params_query).
     pub fn compare(&self, path_and_query: &str, mut flipped: impl FnMut(Flip<'a>)) {
-        for (profile, (old, new)) in self.matchers.iter().enumerate() {
+        for (profile, (old, new, candidates)) in self.matchers.iter().enumerate() {
+            if !candidates.may_flip(path_and_query) {
+                continue;
+            }
             let old = old.decide(path_and_query);
             let new = new.decide(path_and_query);
             if old.allowed != new.allowed {
@@ -623,7 +670,7 @@ impl<'a> VerdictDiff<'a> {
     ) -> Option<(Decision<'a>, Decision<'a>)> {
         self.matchers
             .get(profile)
-            .map(|(old, new)| (old.decide(path_and_query), new.decide(path_and_query)))
+            .map(|(old, new, _)| (old.decide(path_and_query), new.decide(path_and_query)))
     }
 }
 
@@ -876,6 +923,52 @@ mod tests {
             &["g"],
         );
         assert_eq!(agent.new.to_string(), "everything disallowed");
+    }
+
+    #[test]
+    fn skipping_urls_no_changed_rule_matches_loses_no_flip() {
+        // Changes of every kind: a longer Allow shadowing a Disallow, a removed rule, a
+        // wildcard, an `index.html` Allow (matched through its `/$` retry), a group added.
+        let old = parse(
+            "User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /*.pdf$\nDisallow: /d/\n\
+             User-agent: bingbot\nDisallow: /x\n",
+        );
+        let new = parse(
+            "User-agent: *\nDisallow: /a\nAllow: /a/b/c\nDisallow: /*.pdf\nAllow: /d/index.html\n\
+             Disallow: /d/\nUser-agent: googlebot\nDisallow: /g\n",
+        );
+        let paths = [
+            "/",
+            "/a",
+            "/a/b",
+            "/a/b/c",
+            "/a/b/cd",
+            "/f.pdf",
+            "/f.pdf?x",
+            "/d/",
+            "/d/index.html",
+            "/d/x",
+            "/g",
+            "/x",
+            "/y",
+        ];
+        let crawlers: [&[&str]; 3] = [&["googlebot"], &["bingbot"], &["other"]];
+        let diff = VerdictDiff::new(Side::Rules(&old), Side::Rules(&new), &crawlers);
+        for (profile, tokens) in crawlers.iter().enumerate() {
+            let (old_agent, new_agent) = (old.agent(tokens), new.agent(tokens));
+            for path in paths {
+                let expected = old_agent.is_allowed(path) != new_agent.is_allowed(path);
+                let mut flipped = false;
+                diff.compare(path, |flip| flipped |= flip.profile == profile);
+                assert_eq!(flipped, expected, "{tokens:?} {path}");
+            }
+        }
+        let same = VerdictDiff::new(Side::Rules(&old), Side::Rules(&old), &crawlers);
+        assert!(
+            same.matchers
+                .iter()
+                .all(|(_, _, c)| matches!(c, Candidates::None))
+        );
     }
 
     #[test]
