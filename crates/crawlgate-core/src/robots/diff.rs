@@ -599,9 +599,14 @@ impl<'a> Candidates<'a> {
         let (Matcher::Rules(old), Matcher::Rules(new)) = (old, new) else {
             return Candidates::All;
         };
-        let (added, removed) = rule_difference(&new.rules(), &old.rules());
+        let (new_rules, old_rules) = (new.rules(), old.rules());
+        let (added, removed) = rule_difference(&new_rules, &old_rules);
         if added.is_empty() && removed.is_empty() {
             return Candidates::None;
+        }
+        // When most rules changed, filtering costs about what deciding does: decide every URL.
+        if 2 * (added.len() + removed.len()) > new_rules.len() + old_rules.len() {
+            return Candidates::All;
         }
         Candidates::Matching(AgentRules::of_rules(
             GroupSelection::default(),
@@ -969,6 +974,40 @@ mod tests {
                 .iter()
                 .all(|(_, _, c)| matches!(c, Candidates::None))
         );
+    }
+
+    #[test]
+    fn a_small_edit_to_a_large_file_is_filtered_and_loses_no_flip() {
+        let rules: String = (0..40)
+            .map(|n| format!("Disallow: /s{n}/\nAllow: /s{n}/open\n"))
+            .collect();
+        let old = parse(&format!("User-agent: *\n{rules}Disallow: /*.pdf$\n"));
+        let new = parse(&format!(
+            "User-agent: *\n{rules}Disallow: /*.pdf\nAllow: /s3/open/x/index.html\n"
+        ));
+        let diff = VerdictDiff::new(Side::Rules(&old), Side::Rules(&new), &[&["googlebot"]]);
+        assert!(matches!(diff.matchers[0].2, Candidates::Matching(_)));
+        let (old_agent, new_agent) = (old.agent(&["googlebot"]), new.agent(&["googlebot"]));
+        let mut flips = 0;
+        for path in [
+            "/",
+            "/s1/",
+            "/s1/open",
+            "/f.pdf",
+            "/f.pdf?x",
+            "/s3/open/x/",
+            "/s3/open/x/index.html",
+            "/s3/x/",
+            "/s39/open/y.pdf?z",
+        ] {
+            let expected = old_agent.is_allowed(path) != new_agent.is_allowed(path);
+            let mut flipped = false;
+            diff.compare(path, |_| flipped = true);
+            assert_eq!(flipped, expected, "{path}");
+            flips += usize::from(flipped);
+        }
+        // `/f.pdf?x` becomes disallowed; `/s39/open/y.pdf?z` stays allowed (the longer Allow).
+        assert_eq!(flips, 1);
     }
 
     #[test]
