@@ -978,9 +978,11 @@ mod tests {
 
     #[test]
     fn a_small_edit_to_a_large_file_is_filtered_and_loses_no_flip() {
-        let rules: String = (0..40)
-            .map(|n| format!("Disallow: /s{n}/\nAllow: /s{n}/open\n"))
-            .collect();
+        use std::fmt::Write as _;
+        let mut rules = String::new();
+        for n in 0..40 {
+            let _ = write!(rules, "Disallow: /s{n}/\nAllow: /s{n}/open\n");
+        }
         let old = parse(&format!("User-agent: *\n{rules}Disallow: /*.pdf$\n"));
         let new = parse(&format!(
             "User-agent: *\n{rules}Disallow: /*.pdf\nAllow: /s3/open/x/index.html\n"
