@@ -173,3 +173,25 @@ fn a_configured_non_production_host_is_recognised() {
     assert_eq!(env.len(), 1, "{env:#?}");
     assert!(env[0].2.contains("matches `*.internal.test`"), "{env:#?}");
 }
+
+#[test]
+fn the_environment_can_come_from_the_config_file() {
+    let server = SiteServer::start_in_background(ServedSite::new().file(
+        "index.html",
+        "<!doctype html><title>Home</title><link rel=canonical href=\"https://shop.internal.test/\">",
+    ))
+    .unwrap();
+    let dir = ReportDir::new("config");
+    let config = std::env::temp_dir().join(format!("crawlgate-env-{}.toml", std::process::id()));
+    std::fs::write(
+        &config,
+        "environment = \"production\"\nnon_production_hosts = [\"*.internal.test\"]\n",
+    )
+    .unwrap();
+    audit(&server, &dir, &["--config", &config.display().to_string()]);
+    std::fs::remove_file(&config).ok();
+    let findings = dir.findings();
+    let env = env_rules(&findings);
+    assert_eq!(env.len(), 1, "{env:#?}");
+    assert!(env[0].2.contains("matches `*.internal.test`"));
+}

@@ -310,6 +310,19 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile) -> Result<()> {
     if crawl.user_agent.is_none() {
         crawl.user_agent.clone_from(&file.user_agent);
     }
+    if let (None, Some(environment)) = (args.environment, &file.environment) {
+        args.environment = Some(
+            environment
+                .parse()
+                .map_err(|e| anyhow::anyhow!("config: environment: {e}"))?,
+        );
+    }
+    for pattern in file.non_production_hosts.iter().flatten() {
+        args.non_production_hosts.push(
+            HostPattern::parse(pattern)
+                .map_err(|e| anyhow::anyhow!("config: non_production_hosts: {e}"))?,
+        );
+    }
     if let Some(fail_on) = &file.fail_on {
         // `--fail-on` has a default, so the file's value counts only when it is stricter or the
         // flag was left at `error`.
