@@ -104,7 +104,26 @@ fn findings(report: &Value) -> Vec<(String, String, String)> {
 #[test]
 fn a_migration_is_diffed_page_by_page_with_both_sides_quoted() {
     let scratch = Scratch::new("migration");
-    let (output, report) = migrate(&scratch, &["--format", "json", "--format", "md"]);
+    let (output, report) = migrate(
+        &scratch,
+        &[
+            "--format", "json", "--format", "md", "--format", "html", "--format", "sarif",
+            "--format", "junit",
+        ],
+    );
+    for file in [
+        "report.html",
+        "report.md",
+        "report.json",
+        "report.sarif",
+        "report.junit.xml",
+    ] {
+        let text = std::fs::read_to_string(scratch.join("diff").join(file)).unwrap();
+        assert!(text.contains("diff/newly-blocked"), "{file}");
+    }
+    let html = std::fs::read_to_string(scratch.join("diff/report.html")).unwrap();
+    assert!(html.contains("<h2>What changes</h2>"));
+    assert!(html.contains("ev-side-after"));
     assert_eq!(
         output.status.code(),
         Some(1),
