@@ -38,7 +38,7 @@ pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
         match after_pages.get(url.as_str()) {
             Some(new) => {
                 compared += 1;
-                pages::compare_page(old, new, map, &mut findings);
+                pages::compare_page(old, new, &after_pages, map, &mut findings);
             }
             None => pages::page_gone(url, old, &mut findings),
         }
@@ -159,4 +159,111 @@ fn change_of<'m>(changes: &'m mut BTreeMap<String, RuleChange>, rule: &str) -> &
             new_urls: Vec::new(),
             fixed_urls: Vec::new(),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_report::minimal;
+
+    /// A page record: `state`, final `status`, where it redirects, the sitemaps listing it.
+    fn page(
+        url: &str,
+        state: &str,
+        status: u16,
+        to: Option<&str>,
+        sitemaps: &[&str],
+    ) -> PageRecord {
+        serde_json::from_value(serde_json::json!({
+            "url": url, "kind": "page", "depth": 1, "state": state, "status": status,
+            "final_url": to, "in_sitemaps": sitemaps, "inbound_links": 1,
+            "profiles": { "googlebot": {
+                "allowed": true, "directives": [], "noindex": false, "indexable": true
+            } }
+        }))
+        .expect("a page record")
+    }
+
+    fn report(host: &str, pages: Vec<PageRecord>) -> Report {
+        let mut report = minimal();
+        report.target.start_url = format!("https://{host}/");
+        report.pages = pages;
+        report
+    }
+
+    fn rules_fired(before: &Report, after: &Report, map: &UrlMap) -> Vec<(String, String)> {
+        compare(before, after, map)
+            .findings
+            .iter()
+            .map(|f| (f.finding.rule.clone(), f.finding.url.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn redirects_to_the_home_page_regress_and_redirects_to_listed_pages_do_not_drop() {
+        let sitemap = "https://old.test/sitemap.xml";
+        let before = report(
+            "old.test",
+            vec![
+                page("https://old.test/", "fetched", 200, None, &[sitemap]),
+                page("https://old.test/a", "fetched", 200, None, &[sitemap]),
+                page("https://old.test/b", "fetched", 200, None, &[sitemap]),
+            ],
+        );
+        let new_sitemap = "https://new.test/sitemap.xml";
+        let after = report(
+            "new.test",
+            vec![
+                page("https://new.test/", "fetched", 200, None, &[new_sitemap]),
+                // Sent to the home page: the page is gone.
+                page(
+                    "https://new.test/a",
+                    "redirected",
+                    200,
+                    Some("https://new.test/"),
+                    &[],
+                ),
+                // Moved to a listed page: done right.
+                page(
+                    "https://new.test/b",
+                    "redirected",
+                    200,
+                    Some("https://new.test/b2"),
+                    &[],
+                ),
+                page("https://new.test/b2", "fetched", 200, None, &[new_sitemap]),
+            ],
+        );
+        let map = UrlMap::new().with_host("old.test=new.test").unwrap();
+        let fired = rules_fired(&before, &after, &map);
+        // /a is sent home; /b moved to a listed page (no sitemap-dropped, no regression).
+        assert_eq!(
+            fired,
+            [(
+                "diff/status-regressed".to_owned(),
+                "https://new.test/a".to_owned()
+            )],
+            "{fired:?}"
+        );
+        let diff = compare(&before, &after, &map).diff.unwrap();
+        assert_eq!((diff.pages_compared, diff.pages_only_after), (3, 1));
+    }
+
+    #[test]
+    fn unmapped_pages_listed_before_and_gone_are_dropped() {
+        let sitemap = "https://e.test/sitemap.xml";
+        let before = report(
+            "e.test",
+            vec![page("https://e.test/old", "fetched", 200, None, &[sitemap])],
+        );
+        let after = report("e.test", vec![]);
+        let fired = rules_fired(&before, &after, &UrlMap::new());
+        assert_eq!(
+            fired,
+            [(
+                "diff/sitemap-dropped".to_owned(),
+                "https://e.test/old".to_owned()
+            )]
+        );
+    }
 }

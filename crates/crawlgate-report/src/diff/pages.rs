@@ -9,7 +9,10 @@ use crate::model::{PageRecord, ProfileView, Report};
 use crate::url_map::UrlMap;
 use crawlgate_core::rule::RuleMeta;
 use crawlgate_core::{Evidence, Finding};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The later audit's pages, by URL.
+pub(super) type AfterPages<'a> = BTreeMap<&'a str, &'a PageRecord>;
 
 /// Sitemaps quoted per side in a `diff/sitemap-set-changed` finding.
 const MAX_SITEMAPS_QUOTED: usize = 20;
@@ -52,12 +55,13 @@ fn side(
 pub(super) fn compare_page(
     old: &PageRecord,
     new: &PageRecord,
+    after: &AfterPages<'_>,
     map: &UrlMap,
     out: &mut Vec<Finding>,
 ) {
-    status(old, new, out);
+    status(old, new, map, out);
     canonical(old, new, map, out);
-    sitemaps(old, new, map, out);
+    sitemaps(old, new, after, map, out);
     for (profile, new_view) in &new.profiles {
         let Some(old_view) = old.profiles.get(profile) else {
             continue;
@@ -118,11 +122,25 @@ fn status_words(page: &PageRecord) -> String {
     }
 }
 
-fn status(old: &PageRecord, new: &PageRecord, out: &mut Vec<Finding>) {
-    let ok = |page: &PageRecord| page.status.is_some_and(|s| (200..300).contains(&s));
+/// Whether `url` is a home page (path `/`, no query).
+fn is_home(url: &str) -> bool {
+    url::Url::parse(url).is_ok_and(|url| url.path() == "/" && url.query().is_none())
+}
+
+fn status(old: &PageRecord, new: &PageRecord, map: &UrlMap, out: &mut Vec<Finding>) {
+    let ok = |page: &PageRecord| {
+        page.state == "fetched" && page.status.is_some_and(|s| (200..300).contains(&s))
+    };
     let broken =
         |page: &PageRecord| page.status.is_some_and(|s| s >= 400) || page.state == "failed";
-    if !(ok(old) && broken(new)) {
+    // A page that now redirects to the home page lost its own target (the migration's
+    // catch-all); a page that was the home page may of course still lead there.
+    let sent_home = |page: &PageRecord| {
+        page.state == "redirected"
+            && page.final_url.as_deref().is_some_and(is_home)
+            && !is_home(&map.apply(&old.url))
+    };
+    if !(ok(old) && (broken(new) || sent_home(new))) {
         return;
     }
     let (before, after) = (status_words(old), status_words(new));
@@ -175,11 +193,26 @@ fn canonical(old: &PageRecord, new: &PageRecord, map: &UrlMap, out: &mut Vec<Fin
     ));
 }
 
-fn sitemaps(old: &PageRecord, new: &PageRecord, map: &UrlMap, out: &mut Vec<Finding>) {
+fn sitemaps(
+    old: &PageRecord,
+    new: &PageRecord,
+    after: &AfterPages<'_>,
+    map: &UrlMap,
+    out: &mut Vec<Finding>,
+) {
     let Some(sitemap) = old.in_sitemaps.first() else {
         return;
     };
     if !new.in_sitemaps.is_empty() {
+        return;
+    }
+    // Redirected to a page a sitemap lists: the move is done right.
+    let target_listed = new
+        .final_url
+        .as_deref()
+        .and_then(|target| after.get(target))
+        .is_some_and(|target| !target.in_sitemaps.is_empty());
+    if new.state == "redirected" && target_listed {
         return;
     }
     out.push(finding(

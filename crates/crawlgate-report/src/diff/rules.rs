@@ -86,7 +86,8 @@ declare_rule! {
 declare_rule! {
     /// ## What it does
     /// Reports each page known to both audits that answered 2xx before and answers an error
-    /// (4xx, 5xx) or nothing after.
+    /// (4xx, 5xx) or nothing after, or now redirects to the home page (the usual catch-all for
+    /// URLs a migration did not map).
     ///
     /// ## Why is this bad?
     /// A page that stops answering loses its rankings; its links and traffic go nowhere. A
@@ -109,7 +110,8 @@ declare_rule! {
 
 declare_rule! {
     /// ## What it does
-    /// Reports each page listed in a sitemap in the earlier audit and in none in the later one.
+    /// Reports each page listed in a sitemap in the earlier audit and in none in the later one
+    /// (unless it now redirects to a page a sitemap lists).
     ///
     /// ## Why is this bad?
     /// Sitemaps tell search engines which URLs matter and when they change. A page dropped from
@@ -177,7 +179,7 @@ declare_rule! {
     /// Restore the directives of the `before` side unless the change was intended.
     pub struct SnippetDirectivesChanged {
         id: "diff/snippet-directives-changed",
-        severity: Warning,
+        severity: Notice,
         summary: "A page's snippet or preview directives changed",
     }
 }
