@@ -250,6 +250,29 @@ mod tests {
     }
 
     #[test]
+    fn a_canonical_moved_to_a_page_no_profile_can_index_is_an_error() {
+        let mut old_page = page("https://e.test/a", "fetched", 200, None, &[]);
+        old_page.canonical = Some("https://e.test/a".into());
+        let mut new_page = old_page.clone();
+        new_page.canonical = Some("https://e.test/gone".into());
+        let mut gone = page("https://e.test/gone", "fetched", 200, None, &[]);
+        for view in gone.profiles.values_mut() {
+            view.indexable = false;
+        }
+        let before = report("e.test", vec![old_page]);
+        let after = report("e.test", vec![new_page.clone(), gone]);
+        let diff = compare(&before, &after, &UrlMap::new());
+        let finding = &diff.findings[0].finding;
+        assert_eq!(finding.rule, "diff/canonical-changed");
+        assert_eq!(finding.severity, Severity::Error);
+        // To an indexable page: the rule's own severity.
+        let ok = page("https://e.test/gone", "fetched", 200, None, &[]);
+        let after = report("e.test", vec![new_page, ok]);
+        let diff = compare(&before, &after, &UrlMap::new());
+        assert_eq!(diff.findings[0].finding.severity, Severity::Warning);
+    }
+
+    #[test]
     fn unmapped_pages_listed_before_and_gone_are_dropped() {
         let sitemap = "https://e.test/sitemap.xml";
         let before = report(

@@ -8,7 +8,7 @@ use super::rules::{
 use crate::model::{PageRecord, ProfileView, Report};
 use crate::url_map::UrlMap;
 use crawlgate_core::rule::RuleMeta;
-use crawlgate_core::{Evidence, Finding};
+use crawlgate_core::{Evidence, Finding, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The later audit's pages, by URL.
@@ -60,7 +60,7 @@ pub(super) fn compare_page(
     out: &mut Vec<Finding>,
 ) {
     status(old, new, map, out);
-    canonical(old, new, map, out);
+    canonical(old, new, after, map, out);
     sitemaps(old, new, after, map, out);
     for (profile, new_view) in &new.profiles {
         let Some(old_view) = old.profiles.get(profile) else {
@@ -156,7 +156,13 @@ fn status(old: &PageRecord, new: &PageRecord, map: &UrlMap, out: &mut Vec<Findin
     ));
 }
 
-fn canonical(old: &PageRecord, new: &PageRecord, map: &UrlMap, out: &mut Vec<Finding>) {
+fn canonical(
+    old: &PageRecord,
+    new: &PageRecord,
+    after: &AfterPages<'_>,
+    map: &UrlMap,
+    out: &mut Vec<Finding>,
+) {
     let mapped = old.canonical.as_deref().map(|c| map.apply(c));
     if mapped == new.canonical || new.status.is_none_or(|s| !(200..300).contains(&s)) {
         return;
@@ -165,14 +171,25 @@ fn canonical(old: &PageRecord, new: &PageRecord, map: &UrlMap, out: &mut Vec<Fin
         Some(url) => format!("canonical {url}"),
         None => "no canonical".to_owned(),
     };
-    out.push(finding(
+    // Worse when the new target cannot be indexed by any profile: the page's signals go nowhere.
+    let dead_end = new
+        .canonical
+        .as_deref()
+        .and_then(|target| after.get(target))
+        .filter(|target| target.profiles.values().all(|view| !view.indexable));
+    let mut found = finding(
         &CanonicalChanged::META,
         &new.url,
         None,
         format!(
-            "the canonical changed: {} before, {} after",
+            "the canonical changed: {} before, {} after{}",
             words(mapped.as_deref()),
-            words(new.canonical.as_deref())
+            words(new.canonical.as_deref()),
+            if dead_end.is_some() {
+                " (a page no profile can index)"
+            } else {
+                ""
+            }
         ),
         [
             side(
@@ -190,7 +207,11 @@ fn canonical(old: &PageRecord, new: &PageRecord, map: &UrlMap, out: &mut Vec<Fin
                 None,
             ),
         ],
-    ));
+    );
+    if dead_end.is_some() {
+        found.severity = Severity::Error;
+    }
+    out.push(found);
 }
 
 fn sitemaps(

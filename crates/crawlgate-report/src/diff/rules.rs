@@ -61,7 +61,8 @@ declare_rule! {
 declare_rule! {
     /// ## What it does
     /// Reports each page known to both audits whose declared canonical changed (the earlier one
-    /// mapped onto the new host first, so a move from staging or to https is not a change).
+    /// mapped onto the new host first, so a move from staging or to https is not a change); an
+    /// error when the new target is a page no audited profile can index.
     ///
     /// ## Why is this bad?
     /// The canonical tells Google which URL to index. A changed canonical moves the page's
