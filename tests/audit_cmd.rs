@@ -24,10 +24,17 @@ const DEMO_CLEAN_PAGES: &[&str] = &[
 ];
 
 /// Rules the demo cannot make fire, with the reason.
-const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[(
-    "canonical/https-to-http",
-    "needs a page served over HTTPS; the demo is served over plain HTTP on 127.0.0.1",
-)];
+const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
+    (
+        "canonical/https-to-http",
+        "needs a page served over HTTPS; the demo is served over plain HTTP on 127.0.0.1",
+    ),
+    (
+        "env/staging-exposed",
+        "needs --environment staging; the demo is audited as production (its _demo.toml), so \
+         env/staging-artifact-on-production fires instead (tests/audit_env_cmd.rs covers both)",
+    ),
+];
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -2,9 +2,13 @@
 //!
 //! One test binary (owned by crates/crawlgate-cli through `[[test]]`), one module per command.
 
+mod audit_baseline_cmd;
 mod audit_cmd;
+mod audit_env_cmd;
 mod crawl_cmd;
+mod diff_cmd;
 mod robots_cmd;
+mod robots_diff_cmd;
 mod rules_cmd;
 mod sitemap_cmd;
 mod util;

@@ -32,6 +32,8 @@ enum Command {
     Explain(commands::rules::ExplainArgs),
     /// Crawl a site and write what it saw, one JSON line per URL.
     Crawl(commands::crawl::CrawlCommandArgs),
+    /// Compare two audits (report.json): what gets worse, page by page, after mapping URLs.
+    Diff(commands::diff::DiffArgs),
 }
 
 /// Exit codes (README.md, "Exit codes"); clap itself exits 2 on usage errors.
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         Command::Rules(args) => commands::rules::list(&args),
         Command::Explain(args) => commands::rules::explain(&args),
         Command::Crawl(args) => commands::crawl::run(&args),
+        Command::Diff(args) => commands::diff::run(&args),
     };
     match result {
         Ok(code) => code,

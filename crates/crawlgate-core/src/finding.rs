@@ -153,6 +153,22 @@ pub enum Evidence {
         hops: Vec<RedirectHop>,
         final_url: String,
     },
+    /// One side of a change between two audits (`crawlgate diff`): what the earlier audit
+    /// (`before`) or the later one (`after`) saw, quoted. Diff findings carry one of each.
+    Change {
+        /// `before` or `after`.
+        side: String,
+        /// The document the fact was read from: a robots.txt, a page, a sitemap.
+        url: String,
+        /// Its line, when the fact sits on one.
+        line: Option<u32>,
+        /// The fact in a few words: `allowed (no rule)`, `noindex`, `answered 404`.
+        state: String,
+        /// The text quoted as received (`Disallow: /shop`, a meta tag, a header line), when
+        /// there is one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        quote: Option<String>,
+    },
     /// Anything else worth quoting, in words.
     Note { text: String },
 }

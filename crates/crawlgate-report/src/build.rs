@@ -60,6 +60,7 @@ pub fn build(
         .map(|finding| ReportFinding {
             fingerprint: fingerprint(&finding),
             finding,
+            baseline: None,
         })
         .collect();
     Report {
@@ -81,6 +82,7 @@ pub fn build(
         robots,
         sitemaps,
         pages,
+        diff: None,
     }
 }
 
@@ -128,6 +130,7 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
             .map(ToString::to_string)
             .collect(),
         suppressed: 0,
+        baseline: None,
     }
 }
 

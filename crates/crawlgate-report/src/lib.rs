@@ -16,18 +16,23 @@
 //!
 //! [`Site`]: crawlgate_core::Site
 
+mod baseline;
 mod build;
+pub mod diff;
 mod fingerprint;
 mod model;
 mod render;
 #[cfg(test)]
 mod test_report;
+mod url_map;
 
+pub use baseline::{Baseline, BaselineError, baseline_json};
 pub use build::{BuildOptions, build, rule_doc};
-pub use fingerprint::fingerprint;
+pub use fingerprint::{fingerprint, fingerprint_mapped};
 pub use model::*;
 pub use render::plugin::Escape;
 pub use render::{
     Format, JsonRenderer, JunitRenderer, Manifest, RenderError, RenderOptions, Renderer, Renderers,
     SarifRenderer, TemplateRenderer, write_reports,
 };
+pub use url_map::{MapError, UrlMap};

@@ -33,6 +33,58 @@ pub struct Report {
     /// Every known URL with its status, verdicts and directives per profile (the inventory that
     /// `crawlgate diff` compares), by URL.
     pub pages: Vec<PageRecord>,
+    /// What changes between two audits, in a report written by `crawlgate diff` (whose findings
+    /// are then the `diff/` findings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<DiffSection>,
+}
+
+/// What changes between two audits (`crawlgate diff BEFORE.json AFTER.json`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiffSection {
+    /// The start URL of the earlier audit.
+    pub before: String,
+    /// The start URL of the later audit.
+    pub after: String,
+    /// How URLs of the earlier audit were mapped onto the later one, in words, in order.
+    pub url_map: Vec<String>,
+    /// Pages (not assets) known to both audits, after mapping.
+    pub pages_compared: u64,
+    /// Pages known only to the earlier audit.
+    pub pages_only_before: u64,
+    /// Pages known only to the later audit.
+    pub pages_only_after: u64,
+    /// Audit findings that appear or disappear, per rule, in rule id order.
+    pub rules: Vec<RuleChange>,
+}
+
+/// One rule's findings before and after (matched by fingerprint, URLs mapped).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleChange {
+    pub rule: String,
+    pub before: u64,
+    pub after: u64,
+    /// Findings only in the later audit.
+    pub new: u64,
+    /// Findings only in the earlier audit.
+    pub fixed: u64,
+    /// The URLs of the first new findings (at most [`RULE_CHANGE_URLS`]).
+    pub new_urls: Vec<String>,
+    /// The URLs of the first fixed findings, mapped (at most [`RULE_CHANGE_URLS`]).
+    pub fixed_urls: Vec<String>,
+}
+
+/// URLs listed per rule and direction in [`RuleChange`].
+pub const RULE_CHANGE_URLS: usize = 20;
+
+/// Whether a finding was already in the baseline (`crawlgate audit --baseline`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BaselineState {
+    /// Not in the baseline: counts for `--fail-on`.
+    New,
+    /// In the baseline (same fingerprint, URLs mapped).
+    Known,
 }
 
 /// The producing tool.
@@ -74,6 +126,16 @@ pub struct Summary {
     /// Findings left out by configured suppressions.
     #[serde(default)]
     pub suppressed: u64,
+    /// New and known findings, when the audit was compared with a baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineCounts>,
+}
+
+/// Findings new and known against a baseline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaselineCounts {
+    pub new: u64,
+    pub known: u64,
 }
 
 /// A finding as reported, with a stable fingerprint for baselines and diffs.
@@ -83,6 +145,9 @@ pub struct ReportFinding {
     pub finding: Finding,
     /// Stable across runs: rule id, URL, profile and a digest of the evidence.
     pub fingerprint: String,
+    /// New or known, when the audit was compared with a baseline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineState>,
 }
 
 /// A rule's documentation, as its `///` comment states it.

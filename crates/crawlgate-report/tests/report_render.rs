@@ -295,6 +295,13 @@ fn every_evidence_kind() -> Vec<Evidence> {
             }],
             final_url: "https://www.outfitters.test/r".into(),
         },
+        Evidence::Change {
+            side: "before".into(),
+            url: "https://www.outfitters.test/robots.txt".into(),
+            line: Some(3),
+            state: "disallowed".into(),
+            quote: Some("Disallow: /<shop>".into()),
+        },
         Evidence::Note {
             text: "a `note`".into(),
         },
@@ -315,6 +322,7 @@ fn every_evidence_kind() -> Vec<Evidence> {
             | Evidence::AssetRef { .. }
             | Evidence::Response { .. }
             | Evidence::Redirect { .. }
+            | Evidence::Change { .. }
             | Evidence::Note { .. } => {}
         }
     }
@@ -335,6 +343,7 @@ fn every_evidence_kind_has_its_own_rendering() {
     report.findings.insert(
         0,
         ReportFinding {
+            baseline: None,
             fingerprint: fingerprint(&finding),
             finding,
         },
@@ -359,6 +368,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         "<span class=\"ev-kind\">script</span>",
         "<code class=\"ev-quote\">HTTP 404</code> answered 404",
         "<code class=\"ev-quote\">301</code> →",
+        "<span class=\"ev-kind ev-side-before\">before</span>\ndisallowed <code class=\"ev-quote\">Disallow: /&lt;shop&gt;</code>",
         "a <code>note</code>",
     ] {
         let text = text.replace(
@@ -430,6 +440,7 @@ fn hostile_report() -> Report {
         ],
     };
     report.findings.push(ReportFinding {
+        baseline: None,
         fingerprint: fingerprint(&finding),
         finding,
     });
@@ -565,6 +576,7 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
         }],
     };
     report.findings.push(ReportFinding {
+        baseline: None,
         fingerprint: fingerprint(&finding),
         finding,
     });
@@ -626,6 +638,7 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         }],
     };
     report.findings.push(ReportFinding {
+        baseline: None,
         fingerprint: fingerprint(&finding),
         finding,
     });

@@ -1,6 +1,6 @@
 //! crawlgate's built-in rules.
 //!
-//! One rule per file, grouped by family (`robots/`, `directives/`, `canonical/`, `sitemap/`), each
+//! One rule per file, grouped by family (`robots/`, `directives/`, `canonical/`, `sitemap/`, `env/`), each
 //! declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its documentation.
 //! [`RULES`] lists them in documentation order; `RULES.md` beside this crate is generated from it
 //! (a test keeps it current).
@@ -8,6 +8,7 @@
 pub mod canonical;
 pub mod directives;
 mod docs;
+pub mod env;
 pub mod robots;
 pub mod sitemap;
 mod support;
@@ -131,6 +132,9 @@ pub static RULES: &[&dyn Rule] = &[
     &sitemap::VideoInvalid,
     &sitemap::NewsInvalid,
     &sitemap::NewsStale,
+    // environment (RULES.md §2.10)
+    &env::StagingArtifactOnProduction,
+    &env::StagingExposed,
 ];
 
 /// The built-in rule with this id.

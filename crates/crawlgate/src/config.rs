@@ -133,6 +133,10 @@ pub struct ConfigFile {
     pub allow_hosts: Option<Vec<String>>,
     pub user_agent: Option<String>,
     pub fail_on: Option<String>,
+    /// `production` or `staging` (`--environment`).
+    pub environment: Option<String>,
+    /// Non-production host patterns added to the built-in ones (`--non-production-host`).
+    pub non_production_hosts: Option<Vec<String>>,
     #[serde(default)]
     pub rules: BTreeMap<String, String>,
     #[serde(default)]
@@ -240,5 +244,18 @@ mod tests {
         .unwrap();
         assert!(no_reason.rule_config().is_err());
         assert!(ConfigFile::parse("max_pagez = 1\n").is_err());
+    }
+
+    #[test]
+    fn a_config_file_names_the_environment_and_non_production_hosts() {
+        let file = ConfigFile::parse(
+            "environment = \"production\"\nnon_production_hosts = [\"*.internal.test\"]\n",
+        )
+        .unwrap();
+        assert_eq!(file.environment.as_deref(), Some("production"));
+        assert_eq!(
+            file.non_production_hosts.as_deref(),
+            Some(&["*.internal.test".to_owned()][..])
+        );
     }
 }

@@ -6,8 +6,11 @@ use crate::demo::Demo;
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::crawl::{Bounds, CrawlEvent};
-use crawlgate::report::{Format, RenderOptions, Renderers, Report, write_reports};
-use crawlgate::site::{ResourceState, RobotsEffect};
+use crawlgate::report::{
+    Baseline, BaselineState, Format, RenderOptions, Renderers, Report, UrlMap, baseline_json,
+    write_reports,
+};
+use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, ConfigFile, Severity};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -81,6 +84,48 @@ pub(crate) struct AuditArgs {
     #[arg(short, long)]
     quiet: bool,
 
+    /// What the audited site is: `production` (then staging settings on it are critical:
+    /// `Disallow: /`, a site-wide noindex, canonical, hreflang or sitemap URLs on a
+    /// non-production host) or `staging` (then being open to search engines is an error). Not
+    /// given: the `env/` rules stay quiet.
+    #[arg(long, value_name = "ENV")]
+    environment: Option<Environment>,
+
+    /// A host pattern that is not production, added to the built-in ones (`localhost`,
+    /// `staging.`, `dev.`, `preview.`, `*.vercel.app`, …): `*` matches any run of characters, a
+    /// trailing dot means a label (`uat.` matches `uat.example.com`), anything else the host and
+    /// its subdomains. Repeatable.
+    #[arg(long = "non-production-host", value_name = "PATTERN", value_parser = HostPattern::parse)]
+    non_production_hosts: Vec<HostPattern>,
+
+    /// An earlier audit's report.json (or a --write-baseline file): each finding is marked new
+    /// or known (same rule, URL, profile and evidence, line numbers aside), and --fail-on counts
+    /// only the new ones.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+
+    /// Map the baseline's host onto this audit's before matching: `OLD=NEW` (`host`,
+    /// `host:port` or `scheme://host[:port]` each side). Repeatable.
+    #[arg(
+        long = "baseline-map-host",
+        value_name = "OLD=NEW",
+        requires = "baseline"
+    )]
+    baseline_map_hosts: Vec<String>,
+
+    /// Rewrite the baseline's URLs with a regex before matching: `REGEX=REPLACEMENT`.
+    /// Repeatable.
+    #[arg(
+        long = "baseline-map",
+        value_name = "REGEX=REPLACEMENT",
+        requires = "baseline"
+    )]
+    baseline_maps: Vec<String>,
+
+    /// Write this audit's findings as a baseline file for a later `--baseline`.
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<PathBuf>,
+
     #[command(flatten)]
     crawl: CrawlArgs,
 }
@@ -153,8 +198,14 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     } else {
         jiff::Timestamp::now()
     };
-    let config = args.crawl.config(start.clone(), audit_time);
-    let audit = runtime.block_on(async {
+    let mut config = args.crawl.config(start.clone(), audit_time);
+    config.environment.environment = args.environment;
+    config
+        .environment
+        .non_production_hosts
+        .extend(args.non_production_hosts.iter().cloned());
+    let baseline = load_baseline(&args)?;
+    let mut audit = runtime.block_on(async {
         live::stop_on_signals(auditor.stop_handle());
         auditor.audit_with(config).await
     })?;
@@ -162,6 +213,13 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     drop(runtime);
     drop(demo);
 
+    if let Some(baseline) = &baseline {
+        baseline.mark(&mut audit.report);
+    }
+    if let Some(path) = &args.write_baseline {
+        write_atomic(path, baseline_json(&audit.report).as_bytes())
+            .with_context(|| format!("cannot write the baseline `{}`", path.display()))?;
+    }
     let options = RenderOptions {
         fail_on: args.fail_on.0,
     };
@@ -177,6 +235,39 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     .context("cannot write the reports")?;
     print!("{}", summary(&audit.report, &written));
     Ok(exit::code(exit_status(&audit, args.fail_on)))
+}
+
+/// The baseline of `--baseline`, its URLs mapped by `--baseline-map-host` and `--baseline-map`.
+fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
+    let Some(path) = &args.baseline else {
+        return Ok(None);
+    };
+    let mut map = UrlMap::new();
+    for spec in &args.baseline_map_hosts {
+        map = map.with_host(spec).context("--baseline-map-host")?;
+    }
+    for spec in &args.baseline_maps {
+        map = map.with_regex(spec).context("--baseline-map")?;
+    }
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
+    let baseline = Baseline::from_json(&text, &map)
+        .with_context(|| format!("in the baseline `{}`", path.display()))?;
+    Ok(Some(baseline))
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder, so a reader never sees
+/// half a file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .map_or_else(|| "baseline".into(), |name| name.to_string_lossy());
+    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
+    if result.is_err() {
+        std::fs::remove_file(&temp).ok();
+    }
+    result
 }
 
 /// The config file: the one named, or `./crawlgate.toml` when it exists.
@@ -230,6 +321,19 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile) -> Result<()> {
     if crawl.user_agent.is_none() {
         crawl.user_agent.clone_from(&file.user_agent);
     }
+    if let (None, Some(environment)) = (args.environment, &file.environment) {
+        args.environment = Some(
+            environment
+                .parse()
+                .map_err(|e| anyhow::anyhow!("config: environment: {e}"))?,
+        );
+    }
+    for pattern in file.non_production_hosts.iter().flatten() {
+        args.non_production_hosts.push(
+            HostPattern::parse(pattern)
+                .map_err(|e| anyhow::anyhow!("config: non_production_hosts: {e}"))?,
+        );
+    }
     if let Some(fail_on) = &file.fail_on {
         // `--fail-on` has a default, so the file's value counts only when it is stricter or the
         // flag was left at `error`.
@@ -277,11 +381,13 @@ fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
     if start_failed || robots_unreachable {
         return exit::INCONCLUSIVE;
     }
+    // Against a baseline only the new findings count.
     let failing = fail_on.0.is_some_and(|threshold| {
         audit
             .report
             .findings
             .iter()
+            .filter(|f| f.baseline != Some(BaselineState::Known))
             .any(|f| f.finding.severity >= threshold)
     });
     if failing { exit::FINDINGS } else { exit::OK }
@@ -312,6 +418,13 @@ fn summary(report: &Report, written: &[PathBuf]) -> String {
         })
         .collect();
     let _ = writeln!(text, "{} findings: {}", summary.findings, counts.join(", "));
+    if let Some(baseline) = &summary.baseline {
+        let _ = writeln!(
+            text,
+            "against the baseline: {} new, {} known (only new findings count for --fail-on)",
+            baseline.new, baseline.known
+        );
+    }
     if summary.suppressed > 0 {
         let _ = writeln!(
             text,

@@ -3,9 +3,12 @@
 pub(crate) mod audit;
 pub(crate) mod crawl;
 pub(crate) mod crawl_args;
+pub(crate) mod diff;
 pub(crate) mod live;
 pub(crate) mod net;
 pub(crate) mod robots;
+pub(crate) mod robots_diff;
+pub(crate) mod robots_diff_out;
 pub(crate) mod rules;
 pub(crate) mod sitemap;
 pub(crate) mod sitemap_fetch;

@@ -1,4 +1,5 @@
-//! `crawlgate robots test` and `crawlgate robots lint`.
+//! `crawlgate robots test` and `crawlgate robots lint` (and the `robots diff` subcommand, in
+//! `robots_diff.rs`).
 //!
 //! Both read a robots.txt file with the semantics of a 200 response carrying that body
 //! (`RobotsTxt::parse_fetched`: Googlebot's 500 KiB cut), or fetch one over HTTP when given a URL
@@ -6,7 +7,7 @@
 //! decides every verdict, as it does for Googlebot). The work is done on the body bytes
 //! ([`test_body`], [`lint_body`]).
 
-use crate::commands::net;
+use crate::commands::{net, robots_diff};
 use crate::exit;
 use anyhow::{Context, bail};
 use crawlgate_core::Severity;
@@ -35,6 +36,7 @@ pub(crate) struct RobotsArgs {
 enum RobotsCommand {
     Test(TestArgs),
     Lint(LintArgs),
+    Diff(robots_diff::DiffArgs),
 }
 
 /// Tell whether a crawler may fetch each URL, as Googlebot reads robots.txt.
@@ -149,6 +151,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
     let file = match &args.command {
         RobotsCommand::Test(test) => &test.file,
         RobotsCommand::Lint(lint) => &lint.file,
+        RobotsCommand::Diff(diff) => return robots_diff::run(diff),
     };
     if let Some(url) = net::as_url(file) {
         let robots = fetch(&url?)?;
@@ -158,6 +161,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
                 RobotsEffect::AllowAll => test_body(b"", &args),
                 RobotsEffect::DisallowAll => test_all_disallowed(&robots, &args),
             },
+            RobotsCommand::Diff(args) => robots_diff::run(&args),
             RobotsCommand::Lint(args) => match robots.effect {
                 RobotsEffect::Rules => lint_body(
                     robots.url.as_str(),
@@ -185,11 +189,12 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
             }
             lint_body(&args.file, &body, &args)
         }
+        RobotsCommand::Diff(args) => robots_diff::run(&args),
     }
 }
 
 /// Fetch the robots.txt governing `url`, saying on stderr what the answer means for Googlebot.
-fn fetch(url: &Url) -> anyhow::Result<RobotsFile> {
+pub(crate) fn fetch(url: &Url) -> anyhow::Result<RobotsFile> {
     let runtime = net::runtime()?;
     let robots = runtime.block_on(fetch_robots(url, &HttpOptions::default()));
     if url.path() != "/robots.txt" {
@@ -307,7 +312,7 @@ fn lint_fetch_outcome(robots: &RobotsFile, args: &LintArgs) -> anyhow::Result<Ex
 }
 
 /// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file.
-fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
+pub(crate) fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
     let context = || format!("cannot read robots.txt file `{file}`");
     let opened = std::fs::File::open(file).with_context(context)?;
     let mut body = Vec::new();
@@ -412,7 +417,7 @@ fn write_verdict(
 }
 
 /// Calls `each` with every non-blank line of `source` (`-` = stdin), one at a time.
-fn for_each_line(
+pub(crate) fn for_each_line(
     source: &PathBuf,
     mut each: impl FnMut(&str) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {

@@ -2,6 +2,8 @@
 
 use crate::exit;
 use anyhow::{Result, bail};
+use crawlgate::report::diff::rules::DIFF_RULES;
+use crawlgate_core::rule::RuleMeta;
 use crawlgate_rules::RULES;
 use std::io::Write;
 use std::process::ExitCode;
@@ -21,10 +23,17 @@ pub(crate) struct ExplainArgs {
     rule: String,
 }
 
+/// Every rule: the audit's, then the `diff/` rules of `crawlgate diff`.
+fn catalogue() -> impl Iterator<Item = &'static RuleMeta> {
+    RULES
+        .iter()
+        .map(|rule| rule.meta())
+        .chain(DIFF_RULES.iter().copied())
+}
+
 pub(crate) fn list(args: &RulesArgs) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    for rule in RULES {
-        let meta = rule.meta();
+    for meta in catalogue() {
         if args.json {
             let line = serde_json::json!({
                 "id": meta.id,
@@ -45,10 +54,9 @@ pub(crate) fn list(args: &RulesArgs) -> Result<ExitCode> {
 }
 
 pub(crate) fn explain(args: &ExplainArgs) -> Result<ExitCode> {
-    let Some(rule) = RULES.iter().find(|rule| rule.meta().id == args.rule) else {
-        let close: Vec<&str> = RULES
-            .iter()
-            .map(|rule| rule.meta().id)
+    let Some(meta) = catalogue().find(|meta| meta.id == args.rule) else {
+        let close: Vec<&str> = catalogue()
+            .map(|meta| meta.id)
             .filter(|id| id.contains(args.rule.rsplit('/').next().unwrap_or(&args.rule)))
             .take(5)
             .collect();
@@ -61,7 +69,6 @@ pub(crate) fn explain(args: &ExplainArgs) -> Result<ExitCode> {
             close.join(", ")
         );
     };
-    let meta = rule.meta();
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

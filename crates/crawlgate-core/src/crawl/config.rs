@@ -1,6 +1,7 @@
 //! What to crawl and how far: scope and bounds, each with a default.
 
 use crate::signals::Profile;
+use crate::site::EnvironmentSettings;
 use jiff::Timestamp;
 use url::Url;
 
@@ -24,6 +25,9 @@ pub struct CrawlConfig {
     pub probe_sitemap: bool,
     /// Fetch the assets (stylesheets, scripts, images, icons) of crawled pages (headers only).
     pub fetch_assets: bool,
+    /// What the site is (production, staging) and which hosts are not production: read by the
+    /// `env/` rules. Default: not said, with the default non-production host patterns.
+    pub environment: EnvironmentSettings,
 }
 
 impl CrawlConfig {
@@ -40,6 +44,7 @@ impl CrawlConfig {
             sitemaps: Vec::new(),
             probe_sitemap: true,
             fetch_assets: true,
+            environment: EnvironmentSettings::default(),
         }
     }
 }

@@ -449,6 +449,7 @@ impl Crawl {
             audit_time: self.config.audit_time,
             profiles,
             obey_robots: self.config.obey_robots,
+            environment: self.config.environment,
             robots: self.robots,
             sitemaps,
             sitemap_cycles: self.cycles,

@@ -80,9 +80,17 @@ fn select<'a>(groups: &'a [Group], tokens: &[&str]) -> (GroupSelection, Vec<&'a 
 impl<'a> AgentRules<'a> {
     pub(super) fn compile(robots: &'a RobotsTxt, tokens: &[&str]) -> AgentRules<'a> {
         let (selection, chosen) = select(robots.groups(), tokens);
-        let mut entries: Vec<Entry<'a>> = chosen
+        Self::of_rules(selection, chosen.into_iter().flat_map(|group| &group.rules))
+    }
+
+    /// Compiles `rules` as given, under `selection` (`robots::diff` compiles the rules that
+    /// changed between two files this way, to skip URLs none of them matches).
+    pub(super) fn of_rules(
+        selection: GroupSelection,
+        rules: impl IntoIterator<Item = &'a Rule>,
+    ) -> AgentRules<'a> {
+        let mut entries: Vec<Entry<'a>> = rules
             .into_iter()
-            .flat_map(|group| &group.rules)
             .filter(|rule| rule.compiled.priority > 0)
             .flat_map(|rule| {
                 let primary = Entry {

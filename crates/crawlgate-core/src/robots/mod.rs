@@ -21,6 +21,7 @@
 //! belongs to the crawler crate.
 
 mod agent;
+pub mod diff;
 pub mod lint;
 mod parse;
 mod pattern;

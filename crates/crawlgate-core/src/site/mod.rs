@@ -6,11 +6,15 @@
 //! with its robots.txt verdict per audited profile and where it was found. Sites are built by
 //! [`crate::crawl::Crawl`] from responses; rules only read them.
 
+mod environment;
 pub mod fetch;
 pub mod robots_file;
 mod sitemap_file;
 mod verdict;
 
+pub use environment::{
+    DEFAULT_NON_PRODUCTION_HOSTS, Environment, EnvironmentSettings, HostPattern,
+};
 pub use fetch::{FailureKind, Received};
 pub use robots_file::{RobotsEffect, RobotsFile};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
@@ -38,6 +42,8 @@ pub struct Site {
     pub profiles: Vec<Profile>,
     /// Whether disallowed URLs were left unfetched (`--obey-robots`).
     pub obey_robots: bool,
+    /// What the site is declared to be and which hosts are not production (the `env/` rules).
+    pub environment: EnvironmentSettings,
     /// robots.txt per origin (`scheme://host[:port]`).
     pub robots: BTreeMap<String, RobotsFile>,
     /// Every sitemap met, sorted by URL.
@@ -62,6 +68,7 @@ impl Site {
             audit_time,
             profiles,
             obey_robots,
+            environment,
             robots,
             mut sitemaps,
             sitemap_cycles,
@@ -84,6 +91,7 @@ impl Site {
             audit_time,
             profiles,
             obey_robots,
+            environment,
             robots,
             sitemaps,
             sitemap_cycles,
@@ -233,6 +241,7 @@ pub(crate) struct SiteParts {
     pub(crate) audit_time: Timestamp,
     pub(crate) profiles: Vec<Profile>,
     pub(crate) obey_robots: bool,
+    pub(crate) environment: EnvironmentSettings,
     pub(crate) robots: BTreeMap<String, RobotsFile>,
     pub(crate) sitemaps: Vec<SitemapFile>,
     pub(crate) sitemap_cycles: Vec<SitemapCycle>,

@@ -28,7 +28,8 @@ pub(crate) fn position(evidence: &Evidence) -> Option<Position<'_>> {
         | Evidence::Redirect { url, .. } => (url, None),
         Evidence::MetaTag { url, line, .. }
         | Evidence::Canonical { url, line, .. }
-        | Evidence::Hreflang { url, line, .. } => (url, *line),
+        | Evidence::Hreflang { url, line, .. }
+        | Evidence::Change { url, line, .. } => (url, *line),
         Evidence::SitemapEntry {
             sitemap_url, line, ..
         } => (sitemap_url, Some(*line)),
@@ -104,17 +105,7 @@ pub(crate) fn describe(evidence: &Evidence) -> String {
             to,
             line,
             rel,
-        } => {
-            let mut text = format!("linked from {from}");
-            if let Some(line) = line {
-                let _ = write!(text, " line {line}");
-            }
-            let _ = write!(text, " to {to}");
-            if !rel.is_empty() {
-                let _ = write!(text, " (rel={})", rel.join(" "));
-            }
-            text
-        }
+        } => describe_link(from, to, *line, rel),
         Evidence::AssetRef {
             page,
             asset,
@@ -142,8 +133,47 @@ pub(crate) fn describe(evidence: &Evidence) -> String {
             let _ = write!(text, " (final: {final_url})");
             text
         }
+        Evidence::Change {
+            side,
+            url,
+            line,
+            state,
+            quote,
+        } => describe_change(side, url, *line, state, quote.as_deref()),
         Evidence::Note { text } => text.clone(),
     }
+}
+
+/// `linked from https://e.com/ line 4 to https://e.com/a (rel=nofollow)`
+fn describe_link(from: &str, to: &str, line: Option<u32>, rel: &[String]) -> String {
+    let mut text = format!("linked from {from}");
+    if let Some(line) = line {
+        let _ = write!(text, " line {line}");
+    }
+    let _ = write!(text, " to {to}");
+    if !rel.is_empty() {
+        let _ = write!(text, " (rel={})", rel.join(" "));
+    }
+    text
+}
+
+/// `after: disallowed (https://e.com/robots.txt line 7: Disallow: /shop)`
+fn describe_change(
+    side: &str,
+    url: &str,
+    line: Option<u32>,
+    state: &str,
+    quote: Option<&str>,
+) -> String {
+    let mut text = format!("{side}: {state} ({url}");
+    if let Some(line) = line {
+        let _ = write!(text, " line {line}");
+    }
+    if let Some(quote) = quote {
+        let _ = write!(text, ": {quote}");
+    }
+    text.push(')');
+    text
 }
 
 fn with_line(text: &str, line: Option<u32>) -> String {
@@ -169,6 +199,28 @@ mod tests {
         assert_eq!(
             describe(&evidence),
             "robots.txt line 7: Disallow: /shop (group: *)"
+        );
+        assert_eq!(
+            position(&evidence),
+            Some(Position {
+                uri: "https://e.com/robots.txt",
+                line: Some(7)
+            })
+        );
+    }
+
+    #[test]
+    fn a_change_names_its_side_and_quotes_its_source() {
+        let evidence = Evidence::Change {
+            side: "after".into(),
+            url: "https://e.com/robots.txt".into(),
+            line: Some(7),
+            state: "disallowed".into(),
+            quote: Some("Disallow: /shop".into()),
+        };
+        assert_eq!(
+            describe(&evidence),
+            "after: disallowed (https://e.com/robots.txt line 7: Disallow: /shop)"
         );
         assert_eq!(
             position(&evidence),

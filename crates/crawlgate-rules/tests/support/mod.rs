@@ -5,7 +5,7 @@ use crawlgate_core::crawl::{CrawlConfig, OfflineSite, Request, Response, run_off
 use crawlgate_core::http::HeaderLine;
 use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::signals::Profile;
-use crawlgate_core::site::Received;
+use crawlgate_core::site::{HostPattern, Received};
 use crawlgate_core::{Finding, Site};
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -40,6 +40,12 @@ pub(crate) struct Fixture {
     pub probe_sitemap: bool,
     #[serde(default)]
     pub max_pages: Option<u64>,
+    /// What the site is declared to be, `production` or `staging` (the `env/` rules).
+    #[serde(default)]
+    pub environment: Option<String>,
+    /// Non-production host patterns (default: the built-in list).
+    #[serde(default)]
+    pub non_production_hosts: Option<Vec<String>>,
     /// Bodies built when the fixture loads, for what a TOML string cannot hold (see
     /// [`GeneratedBody`]).
     #[serde(default)]
@@ -157,6 +163,15 @@ pub(crate) fn load_site(path: &std::path::Path) -> Result<Site, String> {
     config.probe_sitemap = fixture.probe_sitemap;
     if let Some(max) = fixture.max_pages {
         config.bounds.max_pages = max;
+    }
+    if let Some(environment) = &fixture.environment {
+        config.environment.environment = Some(environment.parse()?);
+    }
+    if let Some(hosts) = &fixture.non_production_hosts {
+        config.environment.non_production_hosts = hosts
+            .iter()
+            .map(|host| HostPattern::parse(host))
+            .collect::<Result<_, _>>()?;
     }
     config.sitemaps = fixture
         .sitemaps

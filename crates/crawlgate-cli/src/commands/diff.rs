@@ -1,0 +1,204 @@
+//! `crawlgate diff BEFORE.json AFTER.json`: two audits compared after mapping URLs (staging to
+//! production, http to https, a path scheme that changed), written in every report format.
+
+use crate::exit;
+use anyhow::{Context, Result, bail};
+use crawlgate::Severity;
+use crawlgate::report::diff::compare;
+use crawlgate::report::{
+    Format, RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports,
+};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Formats written when none is asked for.
+const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
+/// report.json files larger than this are refused, so a wrong argument cannot fill memory.
+const MAX_REPORT_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Compare two audits (their report.json): what got worse, page by page, after mapping URLs.
+///
+/// Pages known to both audits are compared per crawler profile: `diff/newly-blocked`,
+/// `diff/newly-noindex`, `diff/canonical-changed`, `diff/status-regressed`,
+/// `diff/sitemap-dropped`, `diff/snippet-directives-changed`, and for the whole site
+/// `diff/sitemap-set-changed`; each finding quotes the fact on both sides. The audit findings that
+/// appear or disappear are counted per rule ("What changes"). The reports go to the output
+/// folder like `audit`'s.
+///
+/// Exit status: 0, or 1 when a `diff/` finding is at or above --fail-on; 2 on a usage or read
+/// error.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  crawlgate diff staging/report.json production/report.json --map-host staging.example.com=www.example.com\n  crawlgate diff before.json after.json --map 'https://example.com/shop/=https://example.com/store/' --format md -o diff"
+)]
+pub(crate) struct DiffArgs {
+    /// The earlier audit's report.json.
+    #[arg(value_name = "BEFORE.json")]
+    before: PathBuf,
+
+    /// The later audit's report.json.
+    #[arg(value_name = "AFTER.json")]
+    after: PathBuf,
+
+    /// Map the earlier audit's host onto the later one's: `OLD=NEW`, each `host`, `host:port` or
+    /// `scheme://host[:port]` (`http://example.com=https://www.example.com`). Repeatable.
+    #[arg(long = "map-host", value_name = "OLD=NEW")]
+    map_hosts: Vec<String>,
+
+    /// Rewrite the earlier audit's URLs with a regex: `REGEX=REPLACEMENT` (split at the first
+    /// `=` not written `\=`; `$1` in the replacement). Applied after --map-host, in order.
+    /// Repeatable.
+    #[arg(long = "map", value_name = "REGEX=REPLACEMENT")]
+    maps: Vec<String>,
+
+    /// A report format: html, md, json, sarif, junit. Repeatable (default: html, md and json).
+    #[arg(long = "format", value_name = "FORMAT")]
+    formats: Vec<String>,
+
+    /// Where the reports are written.
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "DIR",
+        default_value = "crawlgate-diff"
+    )]
+    output_dir: PathBuf,
+
+    /// Exit 1 when a `diff/` finding is at least this severe: critical, error, warning, notice,
+    /// or never.
+    #[arg(long, value_name = "SEVERITY", default_value = "error")]
+    fail_on: String,
+}
+
+pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
+    let fail_on = if args.fail_on.eq_ignore_ascii_case("never") {
+        None
+    } else {
+        Some(args.fail_on.parse::<Severity>().map_err(|_| {
+            anyhow::anyhow!(
+                "--fail-on `{}` is not one of critical, error, warning, notice, never",
+                args.fail_on
+            )
+        })?)
+    };
+    let mut map = UrlMap::new();
+    for spec in &args.map_hosts {
+        map = map.with_host(spec).context("--map-host")?;
+    }
+    for spec in &args.maps {
+        map = map.with_regex(spec).context("--map")?;
+    }
+    let before = read_report(&args.before)?;
+    let after = read_report(&args.after)?;
+    let report = compare(&before, &after, &map);
+
+    let renderers = Renderers::builtin();
+    let formats = formats(&args.formats, &renderers)?;
+    std::fs::create_dir_all(&args.output_dir)
+        .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
+    let written = write_reports(
+        &report,
+        &renderers,
+        &formats,
+        &RenderOptions { fail_on },
+        &args.output_dir,
+    )
+    .context("cannot write the reports")?;
+
+    print!("{}", summary(&report, &written));
+    let failing = fail_on.is_some_and(|threshold| {
+        report
+            .findings
+            .iter()
+            .any(|f| f.finding.severity >= threshold)
+    });
+    Ok(exit::code(if failing { exit::FINDINGS } else { exit::OK }))
+}
+
+/// Reads a report.json, refusing other files with a reason.
+pub(crate) fn read_report(path: &Path) -> Result<Report> {
+    let context = || format!("cannot read the report `{}`", path.display());
+    let size = std::fs::metadata(path).with_context(context)?.len();
+    if size > MAX_REPORT_BYTES {
+        bail!(
+            "`{}` is larger than {MAX_REPORT_BYTES} bytes: not a crawlgate report.json",
+            path.display()
+        );
+    }
+    let text = std::fs::read_to_string(path).with_context(context)?;
+    let report: Report = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "`{}` is not a crawlgate report.json (schema version {SCHEMA_VERSION})",
+            path.display()
+        )
+    })?;
+    if report.schema_version != SCHEMA_VERSION {
+        bail!(
+            "`{}` has schema version {}; this crawlgate reads version {SCHEMA_VERSION}",
+            path.display(),
+            report.schema_version
+        );
+    }
+    Ok(report)
+}
+
+fn formats(asked: &[String], renderers: &Renderers) -> Result<Vec<String>> {
+    let asked: Vec<&str> = if asked.is_empty() {
+        DEFAULT_FORMATS.to_vec()
+    } else {
+        asked.iter().map(String::as_str).collect()
+    };
+    asked
+        .into_iter()
+        .map(|name| {
+            let canonical = name
+                .parse::<Format>()
+                .map_or_else(|_| name.to_owned(), |format| format.as_str().to_owned());
+            if renderers.get(&canonical).is_none() {
+                bail!(
+                    "unknown report format `{name}` (available: {})",
+                    renderers.names().join(", ")
+                );
+            }
+            Ok(canonical)
+        })
+        .collect()
+}
+
+/// The terminal summary: the comparison, the `diff/` findings per rule, the audit rules with new
+/// or fixed findings, where the reports are.
+fn summary(report: &Report, written: &[PathBuf]) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::new();
+    if let Some(diff) = &report.diff {
+        let _ = writeln!(
+            text,
+            "crawlgate compared {} (before) with {} (after): {} pages compared, {} only before, {} \
+             only after",
+            diff.before,
+            diff.after,
+            diff.pages_compared,
+            diff.pages_only_before,
+            diff.pages_only_after
+        );
+        for rule in &diff.url_map {
+            let _ = writeln!(text, "  mapped: {rule}");
+        }
+    }
+    let _ = writeln!(text, "{} changes for the worse", report.summary.findings);
+    for (rule, count) in &report.summary.by_rule {
+        let _ = writeln!(text, "  {rule:<44} {count}");
+    }
+    if let Some(diff) = &report.diff {
+        for change in &diff.rules {
+            let _ = writeln!(
+                text,
+                "  audit rule {:<33} {} new, {} fixed",
+                change.rule, change.new, change.fixed
+            );
+        }
+    }
+    let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    let _ = writeln!(text, "reports: {}", paths.join(", "));
+    text
+}
