@@ -3,6 +3,7 @@
 //! One test binary (owned by crates/crawlgate-cli through `[[test]]`), one module per command.
 
 mod crawl_cmd;
+mod interrupt_cmd;
 mod robots_cmd;
 mod rules_cmd;
 mod sitemap_cmd;

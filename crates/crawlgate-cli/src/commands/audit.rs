@@ -143,10 +143,8 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     }
     let auditor = builder.build()?;
     let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
-    let audit = runtime.block_on(async {
-        live::stop_on_signals(auditor.stop_handle());
-        auditor.audit_with(config).await
-    })?;
+    live::stop_on_signals(auditor.stop_handle());
+    let audit = runtime.block_on(auditor.audit_with(config))?;
     progress.finish_and_clear();
     drop(runtime);
     drop(demo);

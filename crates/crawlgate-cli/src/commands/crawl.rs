@@ -74,11 +74,9 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let runtime = net::runtime()?;
-    let site = runtime.block_on(async {
-        let stop = StopHandle::new();
-        live::stop_on_signals(stop.clone());
-        crawl(config, &http, &stop, &on_event).await
-    })?;
+    let stop = StopHandle::new();
+    live::stop_on_signals(stop.clone());
+    let site = runtime.block_on(crawl(config, &http, &stop, &on_event))?;
     progress.finish_and_clear();
     // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
