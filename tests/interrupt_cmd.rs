@@ -6,6 +6,7 @@
 
 use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
 use serde_json::Value;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -127,9 +128,10 @@ fn a_second_signal_ends_the_process_at_once_even_while_output_is_written() {
     // 3,000 pages and the slow one: once all are asked for, the first signal ends the crawl and
     // its JSON lines (far more than a pipe holds) go to a standard output nobody reads, so the
     // process is stuck writing them. The second signal must end it there.
-    let links: String = (0..3_000)
-        .map(|i| format!("<a href=\"/g/{i}\">{i}</a>\n"))
-        .collect();
+    let mut links = String::new();
+    for i in 0..3_000 {
+        writeln!(links, "<a href=\"/g/{i}\">{i}</a>").unwrap();
+    }
     let site = ServedSite::new()
         .file("robots.txt", "User-agent: *\nAllow: /\n")
         .file("index.html", format!("{links}<a href=\"/slow\">slow</a>"))
