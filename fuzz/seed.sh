@@ -32,6 +32,17 @@ for headers in "$fixtures"/pages/*.headers; do
 done
 copy link_header seeds/link_header/*
 copy datetime seeds/datetime/*
+# Values met in the fixtures: every `Link:` header value, and distinct <lastmod> values (at most
+# 200), one file each.
+n=0
+while IFS= read -r value; do
+  n=$((n + 1)); printf '%s' "$value" > "corpus/link_header/fixture-$n"
+done < <(grep -rhi '^link:' "$fixtures"/pages/*.headers | sed 's/^[Ll]ink: *//' | sort -u)
+n=0
+while IFS= read -r value; do
+  n=$((n + 1)); printf '%s' "$value" > "corpus/datetime/fixture-$n"
+done < <(grep -rhoi '<lastmod>[^<]*</lastmod>' "$fixtures/sitemaps" "$fixtures/corpus/sitemaps" \
+  | sed 's/<[^>]*>//g' | sort -u | head -n 200)
 for target in robots sitemap_plain sitemap_gzip signals link_header datetime; do
   printf '%-14s %s seeds\n' "$target" "$(find "corpus/$target" -type f | wc -l)"
 done
