@@ -47,6 +47,7 @@ for pages in $sizes; do
     exit 1
   fi
   fetched=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["summary"]["pages_crawled"])' "$work/report-$pages/report.json")
+  python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["summary"]; print("  summary: %d URLs known, %d findings, bounds hit: %s, interrupted: %s" % (s["urls_known"], s["findings"], ", ".join(s["bounds_hit"]) or "none", s["interrupted"]))' "$work/report-$pages/report.json"
   rss=$(peak "$work/audit.time")
   seconds=$(elapsed "$work/audit.time")
   awk -v pages="$fetched" -v seconds="$seconds" -v rss="$rss" \
