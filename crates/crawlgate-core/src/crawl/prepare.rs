@@ -111,7 +111,7 @@ impl Preparer {
                 let mut entries = Vec::new();
                 // Kept up to the protocol's limit; the summary still counts (and flags) the
                 // rest. Unbounded, a 50 MiB text sitemap of short URLs (a few hundred KB
-                // gzipped) would hold two million entries, some 700 MB, per sitemap parsed.
+                // gzipped) would hold two million entries (~300 bytes each) per sitemap parsed.
                 let collect = |entry| {
                     if (entries.len() as u64) < sitemap::MAX_ENTRIES {
                         entries.push(entry);
