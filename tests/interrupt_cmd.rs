@@ -124,6 +124,32 @@ fn sigterm_during_an_audit_writes_a_report_marked_interrupted() {
 }
 
 #[test]
+fn a_second_signal_during_an_audit_ends_it_at_once_and_leaves_no_half_report() {
+    // The report's temporary file (`.report.json.PID.tmp`, see crawlgate_report's write.rs) is
+    // made a FIFO nobody reads before the first signal: writing the report then blocks on
+    // opening it, as a stalled disk would. The second signal must end the process there, and no
+    // `report.json` may appear.
+    let server = slow_site();
+    let output = scratch("second-signal-audit");
+    let mut child = audit(&server, &output);
+    let fifo = output.join(format!(".report.json.{}.tmp", child.id()));
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    wait_for_request(&server, "/slow");
+    signal(&child, "INT");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the report write did not block"
+    );
+    signal(&child, "INT");
+    let status = wait_bounded(&mut child);
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(!output.join("report.json").exists());
+    let _ = std::fs::remove_dir_all(&output);
+}
+
+#[test]
 fn a_second_signal_ends_the_process_at_once_even_while_output_is_written() {
     // 3,000 pages and the slow one: once all are asked for, the first signal ends the crawl and
     // its JSON lines (far more than a pipe holds) go to a standard output nobody reads, so the
