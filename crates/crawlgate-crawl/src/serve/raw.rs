@@ -65,7 +65,8 @@ pub(crate) fn user_agent(head: &[u8]) -> Option<&[u8]> {
     })
 }
 
-/// Write `response` by hand: its status and headers, the route's raw header lines, the
+/// Write `response` by hand: its status and headers, the route's raw header lines,
+/// `Connection: close`, the
 /// `Content-Length` the route announces (else the body's own length when known, else none: the
 /// body then ends when the connection closes), then the body. A body that breaks off resets the
 /// connection (RST); otherwise it is closed after the body.
@@ -92,6 +93,12 @@ pub(crate) async fn write_response(
     for line in &route.raw_headers {
         head.extend_from_slice(&unescape(line));
         head.extend_from_slice(b"\r\n");
+    }
+    // The connection is closed after this response, and said so: a client must not reuse it
+    // (after a `Content-Length` shorter than the body, the rest would be read as the next
+    // response), which would make what a test sees depend on connection reuse.
+    if !parts.headers.contains_key(hyper::header::CONNECTION) {
+        head.extend_from_slice(b"Connection: close\r\n");
     }
     let length = route
         .content_length
