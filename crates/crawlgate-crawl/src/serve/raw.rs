@@ -66,9 +66,8 @@ pub(crate) fn user_agent(head: &[u8]) -> Option<&[u8]> {
 }
 
 /// Write `response` by hand: its status and headers, the route's raw header lines,
-/// `Connection: close`, the
-/// `Content-Length` the route announces (else the body's own length when known, else none: the
-/// body then ends when the connection closes), then the body. A body that breaks off resets the
+/// `Connection: close`, the `Content-Length` the route announces (else the body's own length when
+/// known, else none: the body then ends when the connection closes), then the body. A body that breaks off resets the
 /// connection (RST); otherwise it is closed after the body.
 pub(crate) async fn write_response(
     mut stream: TcpStream,
