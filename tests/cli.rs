@@ -7,6 +7,7 @@ mod audit_cmd;
 mod audit_env_cmd;
 mod crawl_cmd;
 mod diff_cmd;
+mod interrupt_cmd;
 mod robots_cmd;
 mod robots_diff_cmd;
 mod rules_cmd;

@@ -1,7 +1,9 @@
-//! A generated site for `benches/crawl.sh`. `crawl-bench-site PAGES` serves it with crawlgate's
-//! in-process server, prints the start URL on its first line, then serves until killed;
-//! `crawl-bench-site PAGES --write DIR ORIGIN` writes its files under DIR instead (absolute URLs on
-//! ORIGIN, e.g. `http://127.0.0.1:8088`), for another server (nginx) to serve.
+//! A generated site for `benches/crawl.sh` and `benches/audit-memory.sh`. `crawl-bench-site PAGES`
+//! serves it with crawlgate's in-process server, prints the start URL on its first line, then
+//! serves until killed; `crawl-bench-site PAGES --write DIR ORIGIN` writes its files under DIR
+//! instead (absolute URLs on ORIGIN, e.g. `http://127.0.0.1:8088`), for another server (nginx) to
+//! serve; `crawl-bench-site PAGES --generate` serves the same pages made on request, held nowhere
+//! (a 100,000-page site without 250 MB of files in the server).
 //!
 //! Page `i` (`/` for 0, else `/p/{i}.html`) is about 2.5 KB of HTML shaped like an article: a
 //! head with title, description, canonical, stylesheet and script; a navigation bar; four
@@ -13,6 +15,7 @@
 use crawlgate_crawl::serve::{ServedSite, SiteServer};
 use std::fmt::Write as _;
 use std::io::Write as _;
+use std::sync::{Arc, OnceLock};
 
 const PARAGRAPH: &str = "Crawlers read robots.txt, sitemaps and every page's meta robots, \
     X-Robots-Tag and canonical; an audit cross-checks them so that a page blocked by robots.txt \
@@ -65,8 +68,23 @@ fn page(i: usize, pages: usize) -> String {
     html
 }
 
+/// The page at request target `target` (`/` or `/p/{i}.html`), `None` for anything else.
+fn page_at(target: &str, pages: usize) -> Option<usize> {
+    if target == "/" {
+        return Some(0);
+    }
+    let i: usize = target
+        .strip_prefix("/p/")?
+        .strip_suffix(".html")?
+        .parse()
+        .ok()?;
+    (1..pages).contains(&i).then_some(i)
+}
+
 fn usage() -> ! {
-    eprintln!("usage: crawl-bench-site PAGES [--write DIR ORIGIN]   (PAGES at least 2)");
+    eprintln!(
+        "usage: crawl-bench-site PAGES [--write DIR ORIGIN | --generate]   (PAGES at least 2)"
+    );
     std::process::exit(2);
 }
 
@@ -93,6 +111,9 @@ fn main() {
     ));
     files.push(("site.css".to_owned(), b"body { margin: 0 }\n".to_vec()));
     files.push(("site.js".to_owned(), b"void 0;\n".to_vec()));
+    if args.get(1).map(String::as_str) == Some("--generate") {
+        serve_generated(pages);
+    }
     if let Some(flag) = args.get(1) {
         let (Some(dir), Some(origin), "--write") = (args.get(2), args.get(3), flag.as_str()) else {
             usage();
@@ -108,12 +129,37 @@ fn main() {
         eprintln!("{error}");
         std::process::exit(1);
     });
+    serve_until_killed(&server);
+}
+
+fn serve_until_killed(server: &SiteServer) -> ! {
     println!("{}", server.url("/"));
     let _ = std::io::stdout().flush();
-    // Serve until killed.
     loop {
         std::thread::park();
     }
+}
+
+/// Serve the site's pages made on request (the origin is known once the server listens).
+fn serve_generated(pages: usize) -> ! {
+    let origin: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
+    let known = Arc::clone(&origin);
+    let site = ServedSite::new()
+        .file("robots.txt", "User-agent: *\nAllow: /\n")
+        .file("site.css", "body { margin: 0 }\n")
+        .file("site.js", "void 0;\n")
+        .generate("/", move |target| {
+            let i = page_at(target, pages)?;
+            let origin = known.get().map_or("", String::as_str);
+            Some(page(i, pages).replace("{{origin}}", origin).into())
+        });
+    let server = SiteServer::start_in_background(site).unwrap_or_else(|error| {
+        eprintln!("{error}");
+        std::process::exit(1);
+    });
+    let start = server.url("/");
+    let _ = origin.set(start.as_str().trim_end_matches('/').to_owned());
+    serve_until_killed(&server);
 }
 
 /// Write the site's files under `dir`, the origin placeholder filled with `origin`.

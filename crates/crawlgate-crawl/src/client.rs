@@ -32,6 +32,11 @@ pub enum ClientError {
 /// Body bytes reserved up front at most, whatever `Content-Length` claims.
 const MAX_PREALLOCATION: u64 = 1024 * 1024;
 
+/// Header lines accepted in one response. hyper's default (100) fails pages that real sites
+/// serve (a shop setting 100 cookies); past this many the response is invalid. The head's size
+/// stays bounded by hyper's read buffer (about 400 KiB) whatever this says.
+const MAX_RESPONSE_HEADERS: usize = 1_000;
+
 /// Makes HTTP requests the way the crawl needs them. Cheap to clone (the connection pool is
 /// shared).
 #[derive(Debug, Clone)]
@@ -60,6 +65,7 @@ impl Fetcher {
             .connect_timeout(http.request_timeout)
             .pool_max_idle_per_host(http.per_host.max(1))
             .tcp_nodelay(true)
+            .http1_max_headers(MAX_RESPONSE_HEADERS)
             .build()
             .map_err(|error| ClientError::Build(error_chain(&error)))?;
         Ok(Self {

@@ -1,5 +1,6 @@
 //! `crawlgate audit URL`: crawl, cross-check, write the reports, print a summary.
 
+use crate::commands::atomic::write_atomically;
 use crate::commands::crawl_args::CrawlArgs;
 use crate::commands::{live, net};
 use crate::demo::Demo;
@@ -205,10 +206,8 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         .non_production_hosts
         .extend(args.non_production_hosts.iter().cloned());
     let baseline = load_baseline(&args)?;
-    let mut audit = runtime.block_on(async {
-        live::stop_on_signals(auditor.stop_handle());
-        auditor.audit_with(config).await
-    })?;
+    live::stop_on_signals(auditor.stop_handle());
+    let mut audit = runtime.block_on(auditor.audit_with(config))?;
     progress.finish_and_clear();
     drop(runtime);
     drop(demo);
@@ -217,8 +216,10 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         baseline.mark(&mut audit.report);
     }
     if let Some(path) = &args.write_baseline {
-        write_atomic(path, baseline_json(&audit.report).as_bytes())
-            .with_context(|| format!("cannot write the baseline `{}`", path.display()))?;
+        write_atomically(path, |out| {
+            Ok(out.write_all(baseline_json(&audit.report).as_bytes())?)
+        })
+        .context("the baseline")?;
     }
     let options = RenderOptions {
         fail_on: args.fail_on.0,
@@ -254,20 +255,6 @@ fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
     let baseline = Baseline::from_json(&text, &map)
         .with_context(|| format!("in the baseline `{}`", path.display()))?;
     Ok(Some(baseline))
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder, so a reader never sees
-/// half a file.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map_or_else(|| "baseline".into(), |name| name.to_string_lossy());
-    let temp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, path));
-    if result.is_err() {
-        std::fs::remove_file(&temp).ok();
-    }
-    result
 }
 
 /// The config file: the one named, or `./crawlgate.toml` when it exists.

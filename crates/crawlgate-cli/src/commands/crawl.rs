@@ -2,9 +2,9 @@
 //! line per resource, plus a summary.
 
 use crate::commands::crawl_args::CrawlArgs;
-use crate::commands::{live, net};
+use crate::commands::{atomic, live, net};
 use crate::exit;
-use anyhow::{Context, bail};
+use anyhow::bail;
 use crawlgate_core::Site;
 use crawlgate_core::crawl::CrawlEvent;
 use crawlgate_core::finding::RedirectHop;
@@ -74,11 +74,9 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let runtime = net::runtime()?;
-    let site = runtime.block_on(async {
-        let stop = StopHandle::new();
-        live::stop_on_signals(stop.clone());
-        crawl(config, &http, &stop, &on_event).await
-    })?;
+    let stop = StopHandle::new();
+    live::stop_on_signals(stop.clone());
+    let site = runtime.block_on(crawl(config, &http, &stop, &on_event))?;
     progress.finish_and_clear();
     // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
@@ -89,12 +87,8 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
             let stdout = std::io::stdout();
             write_jsonl(&site, &mut BufWriter::new(stdout.lock()))?;
         } else {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
-            let mut out = BufWriter::new(file);
-            write_jsonl(&site, &mut out)?;
-            out.flush()
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            // Temp file + rename: an interrupted write never leaves half the lines.
+            atomic::write_atomically(path, |mut out| write_jsonl(&site, &mut out))?;
         }
     }
     let summary = summary(&site, started.elapsed());

@@ -43,36 +43,86 @@ pub(crate) fn progress_message(counts: &Progress, elapsed: Duration) -> String {
 }
 
 /// Stop the crawl on the first Ctrl-C or SIGTERM (it then finishes with what it saw, marked
-/// partial); exit at once on the second. Call inside the command's tokio runtime.
+/// partial); exit at once on the second, however far the command has got.
+///
+/// The signals are listened for on a thread of their own with its own small runtime, not on the
+/// command's runtime: that one is shut down once the crawl ends, and a second Ctrl-C while the
+/// reports are written (seconds, on a large site) must still quit. The handlers are installed
+/// before this returns, so a signal sent once the crawl has started is never missed. When they
+/// cannot be installed, signals keep their default effect (the process ends).
 pub(crate) fn stop_on_signals(stop: StopHandle) {
-    tokio::spawn(async move {
-        if next_signal().await {
-            stop.stop();
-            eprintln!("\ninterrupted: finishing with what was seen (interrupt again to quit now)");
-            if next_signal().await {
-                std::process::exit(EXIT_ON_SECOND_SIGNAL);
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+    else {
+        return;
+    };
+    let signals = {
+        let _entered = runtime.enter();
+        Signals::listen()
+    };
+    let Some(mut signals) = signals else {
+        return;
+    };
+    let listener = move || {
+        runtime.block_on(async move {
+            if signals.next().await {
+                stop.stop();
+                eprintln!(
+                    "\ninterrupted: finishing with what was seen (interrupt again to quit now)"
+                );
+                if signals.next().await {
+                    std::process::exit(EXIT_ON_SECOND_SIGNAL);
+                }
             }
-        }
-    });
+        });
+    };
+    // Without the thread, signals keep their default effect; nothing else to do.
+    let _ = std::thread::Builder::new()
+        .name("signals".to_owned())
+        .spawn(listener);
 }
 
-/// Wait for Ctrl-C or SIGTERM; false when signals cannot be listened for.
+/// Ctrl-C (SIGINT) and SIGTERM, listened for.
 #[cfg(unix)]
-async fn next_signal() -> bool {
-    use tokio::signal::unix::{SignalKind, signal};
-    let Ok(mut terminate) = signal(SignalKind::terminate()) else {
-        return tokio::signal::ctrl_c().await.is_ok();
-    };
-    tokio::select! {
-        result = tokio::signal::ctrl_c() => result.is_ok(),
-        received = terminate.recv() => received.is_some(),
+struct Signals {
+    interrupt: tokio::signal::unix::Signal,
+    terminate: tokio::signal::unix::Signal,
+}
+
+#[cfg(unix)]
+impl Signals {
+    /// Install the handlers (inside a runtime); `None` when they cannot be.
+    fn listen() -> Option<Self> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Some(Self {
+            interrupt: signal(SignalKind::interrupt()).ok()?,
+            terminate: signal(SignalKind::terminate()).ok()?,
+        })
+    }
+
+    /// Wait for the next one; false when no more can come.
+    async fn next(&mut self) -> bool {
+        tokio::select! {
+            received = self.interrupt.recv() => received.is_some(),
+            received = self.terminate.recv() => received.is_some(),
+        }
     }
 }
 
-/// Wait for Ctrl-C; false when it cannot be listened for.
+/// Ctrl-C, listened for.
 #[cfg(not(unix))]
-async fn next_signal() -> bool {
-    tokio::signal::ctrl_c().await.is_ok()
+struct Signals;
+
+#[cfg(not(unix))]
+impl Signals {
+    fn listen() -> Option<Self> {
+        Some(Self)
+    }
+
+    async fn next(&mut self) -> bool {
+        tokio::signal::ctrl_c().await.is_ok()
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! One module per top-level subcommand.
 
+pub(crate) mod atomic;
 pub(crate) mod audit;
 pub(crate) mod crawl;
 pub(crate) mod crawl_args;

@@ -109,7 +109,14 @@ impl Preparer {
                 let mut options = SitemapOptions::new(self.audit_time);
                 options.url = Some(received.final_url.clone());
                 let mut entries = Vec::new();
-                let collect = |entry| entries.push(entry);
+                // Kept up to the protocol's limit; the summary still counts (and flags) the
+                // rest. Unbounded, a 50 MiB text sitemap of short URLs (a few hundred KB
+                // gzipped) would hold two million entries (~300 bytes each) per sitemap parsed.
+                let collect = |entry| {
+                    if (entries.len() as u64) < sitemap::MAX_ENTRIES {
+                        entries.push(entry);
+                    }
+                };
                 // A body cut at the crawler's cap ends in a read error, so the parser reports the
                 // sitemap as read partially (`sitemap/fetch-error`) instead of as complete.
                 let summary = if received.body_truncated {

@@ -73,6 +73,8 @@ pub enum SitemapState {
         status: u16,
         content_type: Option<String>,
         summary: SitemapSummary,
+        /// The first [`crate::sitemap::MAX_ENTRIES`] entries at most (the protocol's limit; a
+        /// longer sitemap is flagged, and `summary.entry_count` counts them all).
         entries: Vec<Entry>,
     },
     /// A non-2xx final response.

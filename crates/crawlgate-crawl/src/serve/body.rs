@@ -25,6 +25,8 @@ pub(crate) struct ServedBody {
     trickle: Option<usize>,
     /// Body bytes still allowed before the connection is broken.
     reset_left: Option<u64>,
+    /// Padding never runs out (and no length is announced).
+    endless: bool,
     sleep: Option<Pin<Box<Sleep>>>,
 }
 
@@ -35,8 +37,16 @@ impl ServedBody {
             pad_left: 0,
             trickle: None,
             reset_left: None,
+            endless: false,
             sleep: None,
         }
+    }
+
+    /// Padding without end after the data: the client has to stop reading.
+    pub(crate) fn endless(mut self) -> Self {
+        self.endless = true;
+        self.pad_left = u64::MAX;
+        self
     }
 
     pub(crate) fn padded(mut self, bytes: u64) -> Self {
@@ -93,7 +103,9 @@ impl Body for ServedBody {
             let size = PAD_CHUNK
                 .min(limit)
                 .min(usize::try_from(this.pad_left).unwrap_or(usize::MAX));
-            this.pad_left -= size as u64;
+            if !this.endless {
+                this.pad_left -= size as u64;
+            }
             Bytes::from_static(&PADDING[..size])
         } else {
             let size = this.data.len().min(limit);
@@ -115,7 +127,7 @@ impl Body for ServedBody {
     fn size_hint(&self) -> SizeHint {
         // A body that breaks off does not announce its length (that would be a lie in the
         // Content-Length header; a route asks for lies explicitly).
-        if self.reset_left.is_some() {
+        if self.reset_left.is_some() || self.endless {
             SizeHint::default()
         } else {
             SizeHint::with_exact(self.remaining())
@@ -134,6 +146,27 @@ mod tests {
         let bytes = body.collect().await.unwrap().to_bytes();
         assert_eq!(bytes.len(), 100_003);
         assert!(bytes.starts_with(b"<p> "));
+    }
+
+    #[tokio::test]
+    async fn an_endless_body_keeps_going_without_a_length() {
+        let mut body = ServedBody::new(Bytes::from_static(b"<p>")).endless();
+        assert_eq!(body.size_hint().exact(), None);
+        assert!(!body.is_end_stream());
+        let mut received = 0usize;
+        // Far past any fixed padding chunk: 100 frames.
+        for _ in 0..100 {
+            received += body
+                .frame()
+                .await
+                .unwrap()
+                .unwrap()
+                .into_data()
+                .unwrap()
+                .len();
+        }
+        assert!(received > 100 * 1024, "{received}");
+        assert!(!body.is_end_stream());
     }
 
     #[tokio::test]

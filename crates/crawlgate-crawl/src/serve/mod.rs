@@ -2,22 +2,30 @@
 //! crawler's tests, `crawlgate audit --demo` and the end-to-end tests.
 //!
 //! A [`ServedSite`] is files by path (`index.html` for `/` and for `dir/`, the content type from
-//! the extension), read from a folder or given from memory, plus [`Route`]s that override a path:
-//! status, headers, `Location`, another file's body, gzip, a delay, padding, a trickled or broken
-//! body. `{{origin}}` in files and routes becomes the server's `http://127.0.0.1:PORT`, so fixture
-//! sites can carry absolute URLs. [`SiteServer`] serves it until dropped; [`SiteGroup`] serves several
-//! named sites on several ports, each able to name the others (`{{origin:NAME}}`). Every connection is bounded: a request head must
-//! arrive within 10 s, and shutting the server down closes every connection.
+//! the extension), read from a folder or given from memory, pages made on request under a prefix
+//! ([`ServedSite::generate`]: a large site or an endless crawler trap without files), plus
+//! [`Route`]s that override a path: status, headers, `Location`, another file's body, gzip, a
+//! delay, padding, an endless, trickled or broken body, a lying `Content-Length`, raw header
+//! bytes. `{{origin}}` in files and routes becomes the server's `http://127.0.0.1:PORT`, so
+//! fixture sites can carry absolute URLs. [`SiteServer`] serves it until dropped; [`SiteGroup`]
+//! serves several named sites on several ports, each able to name the others
+//! (`{{origin:NAME}}`).
+//!
+//! Every connection is bounded: a request head must arrive within 10 s, and shutting the server
+//! down closes every connection. Responses go through hyper, which keeps them well-formed; the
+//! routes that must break HTTP ([`Route::is_raw`]) are written by hand, one request per
+//! connection.
 
 mod body;
 mod group;
+mod raw;
 mod respond;
 mod route;
 mod site;
 
 pub use group::SiteGroup;
 pub use route::Route;
-pub use site::{ORIGIN_PLACEHOLDER, ROUTES_FILE, ServedSite};
+pub use site::{ORIGIN_PLACEHOLDER, PageMaker, ROUTES_FILE, ServedSite};
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -27,7 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use thiserror::Error;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 use url::Url;
 
@@ -215,6 +223,7 @@ async fn accept_loop(
     counters: Arc<Counters>,
     mut stopped: watch::Receiver<bool>,
 ) {
+    let by_hand = site.has_raw_routes();
     loop {
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
@@ -230,30 +239,88 @@ async fn accept_loop(
         let counters = Arc::clone(&counters);
         let mut stopped = stopped.clone();
         tokio::spawn(async move {
-            let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                let site = Arc::clone(&site);
-                let counters = Arc::clone(&counters);
-                async move {
-                    let target = request
-                        .uri()
-                        .path_and_query()
-                        .map_or_else(|| request.uri().path().to_owned(), ToString::to_string);
-                    let user_agent = request
-                        .headers()
-                        .get(hyper::header::USER_AGENT)
-                        .map(hyper::header::HeaderValue::as_bytes);
-                    let _answering = counters.arrived(&target, user_agent);
-                    respond::respond(&site, &request).await
+            let connection = async {
+                if by_hand {
+                    serve_one_by_peeking(stream, site, counters).await;
+                } else {
+                    serve_with_hyper(TokioIo::new(stream), site, counters, true).await;
                 }
-            });
-            let connection = http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_READ_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), service);
+            };
             tokio::select! {
-                _ = connection => {}
+                () = connection => {}
                 _ = stopped.changed() => {}
             }
         });
     }
+}
+
+/// Serve requests on one connection with hyper.
+async fn serve_with_hyper<I>(
+    io: I,
+    site: Arc<ServedSite>,
+    counters: Arc<Counters>,
+    keep_alive: bool,
+) where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+{
+    let service = service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+        let site = Arc::clone(&site);
+        let counters = Arc::clone(&counters);
+        async move {
+            let target = request
+                .uri()
+                .path_and_query()
+                .map_or_else(|| request.uri().path().to_owned(), ToString::to_string);
+            let user_agent = request
+                .headers()
+                .get(hyper::header::USER_AGENT)
+                .map(hyper::header::HeaderValue::as_bytes);
+            let _answering = counters.arrived(&target, user_agent);
+            respond::respond(&site, &request).await
+        }
+    });
+    let _ = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_READ_TIMEOUT)
+        .keep_alive(keep_alive)
+        .serve_connection(io, service)
+        .await;
+}
+
+/// Serve one request on a connection of a site with hand-written routes: read the head, answer
+/// a raw route by hand, hand anything else to hyper (the head replayed).
+async fn serve_one_by_peeking(
+    mut stream: TcpStream,
+    site: Arc<ServedSite>,
+    counters: Arc<Counters>,
+) {
+    let Ok(Some(head)) =
+        tokio::time::timeout(HEADER_READ_TIMEOUT, raw::read_head(&mut stream)).await
+    else {
+        return;
+    };
+    if let Some((path, query)) = raw::request_target(&head) {
+        let decoded = respond::percent_decode(&path);
+        if let Some(route) = site
+            .route_for(&decoded, query.as_deref())
+            .filter(|route| route.is_raw())
+        {
+            let target = match &query {
+                Some(query) => format!("{path}?{query}"),
+                None => path.clone(),
+            };
+            let answering = counters.arrived(&target, raw::user_agent(&head));
+            let response = respond::answer(&site, &path, query.as_deref()).await;
+            drop(answering);
+            raw::write_response(stream, route, response).await;
+            return;
+        }
+    }
+    serve_with_hyper(
+        TokioIo::new(raw::Rewind::new(head, stream)),
+        site,
+        counters,
+        false,
+    )
+    .await;
 }

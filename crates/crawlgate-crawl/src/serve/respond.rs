@@ -23,15 +23,30 @@ pub(crate) async fn respond<B>(
     site: &ServedSite,
     request: &Request<B>,
 ) -> Result<Response<ServedBody>, Infallible> {
-    let path = percent_decode(request.uri().path());
-    let route = site.route_for(&path, request.uri().query());
+    Ok(answer(site, request.uri().path(), request.uri().query()).await)
+}
+
+/// The response to a request for `path` (as sent, escapes and all) and `query`, after the
+/// route's delay.
+pub(crate) async fn answer(
+    site: &ServedSite,
+    path: &str,
+    query: Option<&str>,
+) -> Response<ServedBody> {
+    let path = percent_decode(path);
+    let route = site.route_for(&path, query);
     if let Some(delay) = route.and_then(|r| r.delay_ms) {
         tokio::time::sleep(Duration::from_millis(delay)).await;
     }
-    Ok(build(site, &path, route))
+    build(site, &path, query, route)
 }
 
-fn build(site: &ServedSite, path: &str, route: Option<&Route>) -> Response<ServedBody> {
+fn build(
+    site: &ServedSite,
+    path: &str,
+    query: Option<&str>,
+    route: Option<&Route>,
+) -> Response<ServedBody> {
     // The body and the name its content type is guessed from.
     let (named, data): (Option<String>, Option<Bytes>) = match route {
         Some(Route {
@@ -44,13 +59,20 @@ fn build(site: &ServedSite, path: &str, route: Option<&Route>) -> Response<Serve
             Some((name, bytes)) => (Some(name.to_owned()), Some(bytes.clone())),
             None => (None, None),
         },
-        _ => match site.file_for(path) {
-            Some((name, bytes)) => (Some(name.to_owned()), Some(bytes.clone())),
-            None => (None, None),
-        },
+        _ => {
+            if let Some((name, bytes)) = site.file_for(path) {
+                (Some(name.to_owned()), Some(bytes.clone()))
+            } else {
+                let target = match query {
+                    Some(query) => format!("{path}?{query}"),
+                    None => path.to_owned(),
+                };
+                (None, site.generated(&target))
+            }
+        }
     };
     let found = data.is_some();
-    let default_status = if found || route.is_some_and(|r| r.pad_bytes.is_some()) {
+    let default_status = if found || route.is_some_and(|r| r.pad_bytes.is_some() || r.endless) {
         StatusCode::OK
     } else {
         StatusCode::NOT_FOUND
@@ -108,6 +130,9 @@ fn build(site: &ServedSite, path: &str, route: Option<&Route>) -> Response<Serve
     let mut body = ServedBody::new(data);
     if let Some(pad) = route.pad_bytes {
         body = body.padded(pad);
+    }
+    if route.endless {
+        body = body.endless();
     }
     if let Some(rate) = route.trickle_bytes_per_sec {
         body = body.trickled(rate);
@@ -185,7 +210,7 @@ pub(crate) fn content_type_of(name: &str, data: &[u8]) -> &'static str {
 }
 
 /// `%XX` escapes decoded (invalid ones kept as written), for finding files by name.
-fn percent_decode(path: &str) -> String {
+pub(crate) fn percent_decode(path: &str) -> String {
     let bytes = path.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -244,7 +269,7 @@ mod tests {
         let site = ServedSite::new().file("s.txt", "line {{n}}\n");
         let mut route = Route::new("/s.txt");
         route.repeat = Some(50_001);
-        let response = build(&site, "/s.txt", Some(&route));
+        let response = build(&site, "/s.txt", None, Some(&route));
         assert_eq!(response.status(), StatusCode::OK);
         assert_eq!(
             response.headers()[CONTENT_TYPE],

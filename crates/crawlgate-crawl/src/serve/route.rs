@@ -20,9 +20,19 @@ use serde::Deserialize;
 /// [[route]]
 /// path = "/slow"
 /// delay_ms = 5000              # wait before sending the headers
+///
+/// [[route]]
+/// path = "/liar"
+/// body = "<p>short</p>"
+/// content_length = 100000      # announce more than is sent, then close
+/// raw_headers = ["X-Robots-Tag: noindex %FF%FE"]   # bytes as they are, %XX decoded
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "independent switches of a `[[route]]` table, as written in TOML"
+)]
 pub struct Route {
     /// The request path this route answers (`/a/b`, or `/a?x=1` to match one query exactly).
     pub path: String,
@@ -59,6 +69,18 @@ pub struct Route {
     /// Send the body this many times over, before compression (a sitemap of 50,001 entries from a
     /// one-line file); `{{n}}` in it becomes the copy's number (1, 2, …). At most about 64 MiB.
     pub repeat: Option<u64>,
+    /// Never end the body: filler bytes (spaces) follow the data until the client goes away,
+    /// sent without a length.
+    #[serde(default)]
+    pub endless: bool,
+    /// Announce this `Content-Length` whatever the body's length: a lie when it differs (more
+    /// bytes follow on the connection, or it closes early). Hyper would correct the lie, so the
+    /// response is written on the socket by hand ([`Route::is_raw`]).
+    pub content_length: Option<u64>,
+    /// Header lines sent byte for byte after the others, `%XX` escapes decoded first, so that any
+    /// bytes can be sent (invalid UTF-8, control characters, a broken name). Written by hand.
+    #[serde(default)]
+    pub raw_headers: Vec<String>,
 }
 
 impl Route {
@@ -107,6 +129,54 @@ impl Route {
     pub fn gzip(mut self) -> Self {
         self.gzip = true;
         self
+    }
+
+    /// Send the body at about `bytes_per_sec` bytes a second.
+    #[must_use]
+    pub fn trickle(mut self, bytes_per_sec: u64) -> Self {
+        self.trickle_bytes_per_sec = Some(bytes_per_sec);
+        self
+    }
+
+    /// Break the connection after `bytes` body bytes.
+    #[must_use]
+    pub fn reset_after(mut self, bytes: u64) -> Self {
+        self.reset_after_bytes = Some(bytes);
+        self
+    }
+
+    /// Append `bytes` filler bytes to the body.
+    #[must_use]
+    pub fn pad(mut self, bytes: u64) -> Self {
+        self.pad_bytes = Some(bytes);
+        self
+    }
+
+    /// Never end the body.
+    #[must_use]
+    pub fn endless(mut self) -> Self {
+        self.endless = true;
+        self
+    }
+
+    /// Announce `length` as the `Content-Length`, whatever the body's length.
+    #[must_use]
+    pub fn content_length(mut self, length: u64) -> Self {
+        self.content_length = Some(length);
+        self
+    }
+
+    /// Add a header line sent byte for byte (`%XX` escapes decoded).
+    #[must_use]
+    pub fn raw_header(mut self, line: impl Into<String>) -> Self {
+        self.raw_headers.push(line.into());
+        self
+    }
+
+    /// Whether the response is written on the socket by hand rather than through hyper (which
+    /// keeps responses well-formed): for a lying `Content-Length` or raw header bytes.
+    pub fn is_raw(&self) -> bool {
+        self.content_length.is_some() || !self.raw_headers.is_empty()
     }
 }
 

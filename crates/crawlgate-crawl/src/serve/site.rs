@@ -4,7 +4,9 @@ use crate::serve::ServeError;
 use crate::serve::route::{Route, RoutesFile};
 use bytes::Bytes;
 use std::collections::HashMap;
+use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 /// The name of the routes file inside a site folder (never served itself).
 pub const ROUTES_FILE: &str = "_routes.toml";
@@ -25,6 +27,25 @@ const MAX_DEPTH: usize = 32;
 pub struct ServedSite {
     files: HashMap<String, Bytes>,
     routes: HashMap<String, Route>,
+    generators: Vec<Generator>,
+}
+
+/// Makes the body of a request target (`/path?query`), or `None` for a 404.
+pub type PageMaker = dyn Fn(&str) -> Option<Bytes> + Send + Sync;
+
+/// Pages made on request under a path prefix (a site too large, or too endless, for files).
+#[derive(Clone)]
+struct Generator {
+    prefix: String,
+    make: Arc<PageMaker>,
+}
+
+impl fmt::Debug for Generator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Generator")
+            .field("prefix", &self.prefix)
+            .finish_non_exhaustive()
+    }
 }
 
 impl ServedSite {
@@ -83,6 +104,37 @@ impl ServedSite {
         self
     }
 
+    /// Answer every request whose path starts with `prefix` (and that no route or file answers)
+    /// with what `make` returns for its target (`/path?query`, the path percent-decoded): a site
+    /// of any size without files, or a crawler trap of endless distinct URLs. The content type is
+    /// guessed from the bytes (HTML when they start with `<`). Generators are tried in the order
+    /// added. `{{origin}}` is not replaced in what they make.
+    #[must_use]
+    pub fn generate(
+        mut self,
+        prefix: impl Into<String>,
+        make: impl Fn(&str) -> Option<Bytes> + Send + Sync + 'static,
+    ) -> Self {
+        self.generators.push(Generator {
+            prefix: prefix.into(),
+            make: Arc::new(make),
+        });
+        self
+    }
+
+    /// Whether some route is written on the socket by hand ([`Route::is_raw`]).
+    pub(crate) fn has_raw_routes(&self) -> bool {
+        self.routes.values().any(Route::is_raw)
+    }
+
+    /// The body a generator makes for `target` (`/path?query`), if one answers it.
+    pub(crate) fn generated(&self, target: &str) -> Option<Bytes> {
+        self.generators
+            .iter()
+            .filter(|g| target.starts_with(&g.prefix))
+            .find_map(|g| (g.make)(target))
+    }
+
     /// The site with [`ORIGIN_PLACEHOLDER`] replaced by `origin` everywhere.
     pub(crate) fn with_origin(self, origin: &str) -> Self {
         self.with_placeholders(&[(ORIGIN_PLACEHOLDER.to_owned(), origin.to_owned())])
@@ -106,6 +158,7 @@ impl ServedSite {
                 route.headers.iter_mut().for_each(fill);
                 route.location.iter_mut().for_each(fill);
                 route.body.iter_mut().for_each(fill);
+                route.raw_headers.iter_mut().for_each(fill);
             }
         }
         self
@@ -250,6 +303,25 @@ mod tests {
             site.route_for("/old", None).unwrap().location.as_deref(),
             Some("http://127.0.0.1:9/new")
         );
+    }
+
+    #[test]
+    fn generators_answer_what_no_file_does() {
+        let site = ServedSite::new()
+            .file("cal/index.html", "file")
+            .generate("/cal/", |target| {
+                Some(Bytes::from(format!("<p>{target}</p>")))
+            })
+            .generate("/", |target| (target == "/x").then(|| Bytes::from("x")));
+        assert_eq!(
+            site.generated("/cal/2026?m=1").as_deref(),
+            Some(&b"<p>/cal/2026?m=1</p>"[..])
+        );
+        assert_eq!(site.generated("/x").as_deref(), Some(&b"x"[..]));
+        assert!(site.generated("/y").is_none());
+        assert!(!site.has_raw_routes());
+        let raw = site.route(Route::new("/liar").content_length(10));
+        assert!(raw.has_raw_routes());
     }
 
     #[test]

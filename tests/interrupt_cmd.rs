@@ -1,0 +1,199 @@
+//! Interrupting a running `crawlgate audit` or `crawlgate crawl` with SIGINT or SIGTERM: the first
+//! signal stops the crawl and the report of what was seen is still written, marked interrupted;
+//! a second one ends the process at once (status 130), even while the report is being written.
+//!
+//! Signals are sent with `kill(1)`; the waits are bounded and generous (no timed assertions).
+
+use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// Longest wait for anything here; reached only when something is broken.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A site whose home page links to a page that answers after 30 s, so the crawl is under way
+/// (and stays so) once that page has been asked for.
+fn slow_site() -> SiteServer {
+    let site = ServedSite::new()
+        .file("robots.txt", "User-agent: *\nAllow: /\n")
+        .file(
+            "index.html",
+            "<a href=\"/a\">a</a> <a href=\"/slow\">slow</a>",
+        )
+        .file("a", "<p>a</p>")
+        .route(Route::status("/slow", 200, "<p>late</p>").delay_ms(30_000));
+    SiteServer::start_in_background(site).unwrap()
+}
+
+/// A folder of its own under the system's temp folder, empty.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crawlgate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Wait (bounded) until the server has been asked for `path`.
+fn wait_for_request(server: &SiteServer, path: &str) {
+    let started = Instant::now();
+    while !server.requests().iter().any(|r| r == path) {
+        assert!(started.elapsed() < PATIENCE, "{path} was never requested");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{name} failed");
+}
+
+/// Wait (bounded) for the child to end; kills it and fails when it does not.
+fn wait_bounded(child: &mut Child) -> ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("crawlgate did not end within {PATIENCE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn audit(server: &SiteServer, output: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args([
+            "audit",
+            server.url("/").as_str(),
+            "--quiet",
+            "--format",
+            "json",
+        ])
+        .arg("--output-dir")
+        .arg(output)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Audit the slow site, interrupt it once with `name` while the slow page is awaited, and check
+/// the report written.
+fn one_signal_writes_a_partial_report(name: &str) {
+    let server = slow_site();
+    let output = scratch(&format!("interrupt-{name}"));
+    let mut child = audit(&server, &output);
+    wait_for_request(&server, "/slow");
+    signal(&child, name);
+    let status = wait_bounded(&mut child);
+    // Not killed by the signal: the command finished its work and chose its status.
+    assert!(status.code().is_some(), "{status:?}");
+    assert_ne!(status.code(), Some(130));
+    let report: Value =
+        serde_json::from_slice(&std::fs::read(output.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["summary"]["interrupted"], true);
+    assert_eq!(report["summary"]["partial"], true);
+    // What was seen before the signal is in it.
+    assert!(report["summary"]["pages_crawled"].as_u64().unwrap() >= 1);
+    // No temporary file left beside the report.
+    let names: Vec<String> = std::fs::read_dir(&output)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["report.json"]);
+    let _ = std::fs::remove_dir_all(&output);
+}
+
+#[test]
+fn sigint_during_an_audit_writes_a_report_marked_interrupted() {
+    one_signal_writes_a_partial_report("INT");
+}
+
+#[test]
+fn sigterm_during_an_audit_writes_a_report_marked_interrupted() {
+    one_signal_writes_a_partial_report("TERM");
+}
+
+#[test]
+fn a_second_signal_during_an_audit_ends_it_at_once_and_leaves_no_half_report() {
+    // The report's temporary file (`.report.json.PID.tmp`, see crawlgate_report's write.rs) is
+    // made a FIFO nobody reads before the first signal: writing the report then blocks on
+    // opening it, as a stalled disk would. The second signal must end the process there, and no
+    // `report.json` may appear.
+    let server = slow_site();
+    let output = scratch("second-signal-audit");
+    let mut child = audit(&server, &output);
+    let fifo = output.join(format!(".report.json.{}.tmp", child.id()));
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    wait_for_request(&server, "/slow");
+    signal(&child, "INT");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the report write did not block"
+    );
+    signal(&child, "INT");
+    let status = wait_bounded(&mut child);
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(!output.join("report.json").exists());
+    let _ = std::fs::remove_dir_all(&output);
+}
+
+#[test]
+fn a_second_signal_ends_the_process_at_once_even_while_output_is_written() {
+    // 3,000 pages and the slow one: once all are asked for, the first signal ends the crawl and
+    // its JSON lines (far more than a pipe holds) go to a standard output nobody reads, so the
+    // process is stuck writing them. The second signal must end it there.
+    let mut links = String::new();
+    for i in 0..3_000 {
+        writeln!(links, "<a href=\"/g/{i}\">{i}</a>").unwrap();
+    }
+    let site = ServedSite::new()
+        .file("robots.txt", "User-agent: *\nAllow: /\n")
+        .file("index.html", format!("{links}<a href=\"/slow\">slow</a>"))
+        .generate("/g/", |_| Some("<p>generated</p>".into()))
+        .route(Route::status("/slow", 200, "<p>late</p>").delay_ms(30_000));
+    let server = SiteServer::start_in_background(site).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args(["crawl", server.url("/").as_str(), "--quiet", "--jsonl", "-"])
+        .args(["--no-assets", "--no-sitemap-probe"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_request(&server, "/slow");
+    let started = Instant::now();
+    while server
+        .requests()
+        .iter()
+        .filter(|r| r.starts_with("/g/"))
+        .count()
+        < 3_000
+    {
+        assert!(
+            started.elapsed() < PATIENCE,
+            "the generated pages were not all asked for"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(&child, "INT");
+    // Give the crawl time to end and fill the pipe; nothing reads it.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the output did not block"
+    );
+    signal(&child, "TERM");
+    let status = wait_bounded(&mut child);
+    assert_eq!(status.code(), Some(130), "{status:?}");
+}
