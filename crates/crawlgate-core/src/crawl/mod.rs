@@ -27,6 +27,7 @@ pub use prepare::{Prepared, Preparer};
 
 use crate::finding::RedirectHop;
 use crate::signals::{AssetKind, LinkRel};
+use crate::site::robots_file::ROBOTS_MAX_REDIRECTS;
 use crate::site::{
     Bound, CrawlStats, FailureKind, FetchedPage, InboundLinks, LinkSample, NotFetchedReason,
     Received, Reference, ReferenceKind, Resource, ResourceKind, ResourceState, RobotsEffect,
@@ -477,7 +478,14 @@ impl Crawl {
             kind,
             max_body_bytes,
             read_body: kind != RequestKind::Asset,
-            max_redirects: bounds.max_redirects,
+            // Google gives up on robots.txt after five hops (and reads it as a 404); following
+            // further would only cost requests.
+            max_redirects: match kind {
+                RequestKind::Robots => bounds
+                    .max_redirects
+                    .min(u32::try_from(ROBOTS_MAX_REDIRECTS).unwrap_or(u32::MAX)),
+                _ => bounds.max_redirects,
+            },
         }
     }
 

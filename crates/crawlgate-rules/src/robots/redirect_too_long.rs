@@ -46,7 +46,7 @@ impl Rule for RedirectTooLong {
                     file.hops.len()
                 ),
                 Err((FailureKind::TooManyRedirects, _)) => format!(
-                    "redirects more than {} times without reaching a file",
+                    "redirects {} times without reaching a file (not followed further)",
                     file.hops.len()
                 ),
                 _ if file.hops.len() > ROBOTS_MAX_REDIRECTS => format!(
