@@ -101,19 +101,42 @@ pub fn rule_doc(meta: &RuleMeta) -> RuleDoc {
     }
 }
 
-fn summary(site: &Site, findings: &[Finding]) -> Summary {
-    let mut by_severity: BTreeMap<Severity, u64> = Severity::ALL.iter().map(|s| (*s, 0)).collect();
-    let mut by_rule: BTreeMap<String, u64> = BTreeMap::new();
-    let mut by_family: BTreeMap<String, BTreeMap<Severity, u64>> = BTreeMap::new();
-    for finding in findings {
-        *by_severity.entry(finding.severity).or_default() += 1;
-        *by_rule.entry(finding.rule.clone()).or_default() += 1;
-        *by_family
-            .entry(finding.family().to_owned())
-            .or_default()
-            .entry(finding.severity)
-            .or_default() += 1;
+/// Findings counted by severity (every severity present, zero or not), by rule, and by family
+/// and severity: the counts of a [`Summary`].
+#[allow(clippy::struct_field_names)] // the names of the Summary fields they fill
+pub(crate) struct Tally {
+    pub(crate) by_severity: BTreeMap<Severity, u64>,
+    pub(crate) by_rule: BTreeMap<String, u64>,
+    pub(crate) by_family: BTreeMap<String, BTreeMap<Severity, u64>>,
+}
+
+impl Tally {
+    pub(crate) fn of(findings: &[Finding]) -> Self {
+        let mut tally = Tally {
+            by_severity: Severity::ALL.iter().map(|s| (*s, 0)).collect(),
+            by_rule: BTreeMap::new(),
+            by_family: BTreeMap::new(),
+        };
+        for finding in findings {
+            *tally.by_severity.entry(finding.severity).or_default() += 1;
+            *tally.by_rule.entry(finding.rule.clone()).or_default() += 1;
+            *tally
+                .by_family
+                .entry(finding.family().to_owned())
+                .or_default()
+                .entry(finding.severity)
+                .or_default() += 1;
+        }
+        tally
     }
+}
+
+fn summary(site: &Site, findings: &[Finding]) -> Summary {
+    let Tally {
+        by_severity,
+        by_rule,
+        by_family,
+    } = Tally::of(findings);
     Summary {
         pages_crawled: site.stats.pages_fetched,
         urls_known: site.resources().len() as u64,

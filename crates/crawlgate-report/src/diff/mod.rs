@@ -9,13 +9,14 @@
 mod pages;
 pub mod rules;
 
+use crate::build::Tally;
 use crate::fingerprint::fingerprint_mapped;
 use crate::model::{
     DiffSection, PageRecord, RULE_CHANGE_URLS, Report, ReportFinding, RuleChange, Summary,
 };
 use crate::url_map::UrlMap;
 use crate::{fingerprint, rule_doc};
-use crawlgate_core::{Finding, Severity};
+use crawlgate_core::Finding;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Compares `before` with `after`, URLs of `before` mapped by `map`.
@@ -84,18 +85,11 @@ pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
 
 /// The later audit's summary with the counts of the `diff/` findings.
 fn summary(after: &Summary, findings: &[Finding]) -> Summary {
-    let mut by_severity: BTreeMap<Severity, u64> = Severity::ALL.iter().map(|s| (*s, 0)).collect();
-    let mut by_rule: BTreeMap<String, u64> = BTreeMap::new();
-    let mut by_family: BTreeMap<String, BTreeMap<Severity, u64>> = BTreeMap::new();
-    for finding in findings {
-        *by_severity.entry(finding.severity).or_default() += 1;
-        *by_rule.entry(finding.rule.clone()).or_default() += 1;
-        *by_family
-            .entry(finding.family().to_owned())
-            .or_default()
-            .entry(finding.severity)
-            .or_default() += 1;
-    }
+    let Tally {
+        by_severity,
+        by_rule,
+        by_family,
+    } = Tally::of(findings);
     Summary {
         findings: findings.len() as u64,
         by_severity,
@@ -165,6 +159,7 @@ fn change_of<'m>(changes: &'m mut BTreeMap<String, RuleChange>, rule: &str) -> &
 mod tests {
     use super::*;
     use crate::test_report::minimal;
+    use crawlgate_core::Severity;
 
     /// A page record: `state`, final `status`, where it redirects, the sitemaps listing it.
     fn page(
