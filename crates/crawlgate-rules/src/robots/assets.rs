@@ -1,9 +1,9 @@
 //! What `blocked-css`, `blocked-js` and `blocked-image` share: which assets a page uses, and the
 //! finding for an asset disallowed while indexable pages need it.
 
-use crate::support::count;
+use crate::support::{count, profiles, verdict_evidence};
 use crawlgate_core::Evidence;
-use crawlgate_core::rule::Report;
+use crawlgate_core::rule::{Findings, Report};
 use crawlgate_core::signals::AssetKind;
 use crawlgate_core::site::{Reference, ReferenceKind, Resource, ResourceKind, Site, UrlVerdict};
 
@@ -48,6 +48,39 @@ pub(crate) struct BlockedAsset<'a> {
     pub(crate) profile_index: usize,
     /// What Google loses, in words ("Google renders the pages without it").
     pub(crate) consequence: &'a str,
+}
+
+/// Report every asset of `kind` (a stylesheet or a script) that crawled indexable pages use and
+/// robots.txt disallows, per audited profile, with what Google loses (`consequence`). Images
+/// compile Googlebot-Image's rules instead (`blocked-image`).
+pub(crate) fn report_blocked_assets(
+    site: &Site,
+    kind: AssetKind,
+    consequence: &str,
+    out: &mut Findings<'_>,
+) {
+    for (index, profile) in profiles(site) {
+        for asset in site.resources() {
+            let Some(verdict) = asset.verdict(index).filter(|v| !v.allowed) else {
+                continue;
+            };
+            if !used_as(asset, kind) {
+                continue;
+            }
+            let blocked = BlockedAsset {
+                asset,
+                kind,
+                verdict,
+                crawler: &profile.name,
+                verdict_evidence: verdict_evidence(site, index, &asset.url),
+                profile_index: index,
+                consequence,
+            };
+            if let Some(report) = blocked_asset_report(site, &blocked) {
+                out.report(report.profile(&profile.name));
+            }
+        }
+    }
 }
 
 /// The finding for a disallowed asset that indexable pages use; `None` when no indexable page among

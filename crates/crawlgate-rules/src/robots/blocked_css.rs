@@ -1,5 +1,4 @@
-use crate::robots::assets::{BlockedAsset, blocked_asset_report, used_as};
-use crate::support::{profiles, verdict_evidence};
+use crate::robots::assets::report_blocked_assets;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Rule, RuleMeta};
@@ -40,27 +39,11 @@ impl Rule for BlockedCss {
     }
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
-            for asset in site.resources() {
-                let Some(verdict) = asset.verdict(index).filter(|v| !v.allowed) else {
-                    continue;
-                };
-                if !used_as(asset, AssetKind::Stylesheet) {
-                    continue;
-                }
-                let blocked = BlockedAsset {
-                    asset,
-                    kind: AssetKind::Stylesheet,
-                    verdict,
-                    crawler: &profile.name,
-                    verdict_evidence: verdict_evidence(site, index, &asset.url),
-                    profile_index: index,
-                    consequence: "Google renders those pages without it",
-                };
-                if let Some(report) = blocked_asset_report(site, &blocked) {
-                    out.report(report.profile(&profile.name));
-                }
-            }
-        }
+        report_blocked_assets(
+            site,
+            AssetKind::Stylesheet,
+            "Google renders those pages without it",
+            out,
+        );
     }
 }
