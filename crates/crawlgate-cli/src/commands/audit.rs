@@ -165,7 +165,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
             .load_plugin_dir(dir)
             .with_context(|| format!("cannot load the report plugin in `{}`", dir.display()))?;
     }
-    let formats = formats(&args, &renderers)?;
+    let formats = report_formats(&args.formats, &renderers, "; add plugins with --report-dir")?;
 
     let runtime = net::runtime()?;
     let start = match (&demo, &args.url) {
@@ -332,13 +332,18 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile) -> Result<()> {
     Ok(())
 }
 
-/// The formats to write (built-in names normalised: `markdown` → `md`), checked against the
-/// renderers.
-fn formats(args: &AuditArgs, renderers: &Renderers) -> Result<Vec<String>> {
-    let asked: Vec<&str> = if args.formats.is_empty() {
+/// The formats to write (`asked`, or html, md and json when none), built-in names normalised
+/// (`markdown` → `md`) and checked against the renderers; `hint` ends the error's list of what is
+/// available. Shared by `audit` and `diff`.
+pub(crate) fn report_formats(
+    asked: &[String],
+    renderers: &Renderers,
+    hint: &str,
+) -> Result<Vec<String>> {
+    let asked: Vec<&str> = if asked.is_empty() {
         DEFAULT_FORMATS.to_vec()
     } else {
-        args.formats.iter().map(String::as_str).collect()
+        asked.iter().map(String::as_str).collect()
     };
     let mut names = Vec::with_capacity(asked.len());
     for name in asked {
@@ -347,7 +352,7 @@ fn formats(args: &AuditArgs, renderers: &Renderers) -> Result<Vec<String>> {
             .map_or_else(|_| name.to_owned(), |format| format.as_str().to_owned());
         if renderers.get(&canonical).is_none() {
             bail!(
-                "unknown report format `{name}` (available: {}; add plugins with --report-dir)",
+                "unknown report format `{name}` (available: {}{hint})",
                 renderers.names().join(", ")
             );
         }

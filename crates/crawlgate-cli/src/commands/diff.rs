@@ -1,18 +1,15 @@
 //! `crawlgate diff BEFORE.json AFTER.json`: two audits compared after mapping URLs (staging to
 //! production, http to https, a path scheme that changed), written in every report format.
 
+use crate::commands::audit::report_formats;
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::Severity;
 use crawlgate::report::diff::compare;
-use crawlgate::report::{
-    Format, RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports,
-};
+use crawlgate::report::{RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Formats written when none is asked for.
-const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
 /// report.json files larger than this are refused, so a wrong argument cannot fill memory.
 const MAX_REPORT_BYTES: u64 = 1024 * 1024 * 1024;
 
@@ -93,7 +90,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
     let report = compare(&before, &after, &map);
 
     let renderers = Renderers::builtin();
-    let formats = formats(&args.formats, &renderers)?;
+    let formats = report_formats(&args.formats, &renderers, "")?;
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
     let written = write_reports(
@@ -140,29 +137,6 @@ pub(crate) fn read_report(path: &Path) -> Result<Report> {
         );
     }
     Ok(report)
-}
-
-fn formats(asked: &[String], renderers: &Renderers) -> Result<Vec<String>> {
-    let asked: Vec<&str> = if asked.is_empty() {
-        DEFAULT_FORMATS.to_vec()
-    } else {
-        asked.iter().map(String::as_str).collect()
-    };
-    asked
-        .into_iter()
-        .map(|name| {
-            let canonical = name
-                .parse::<Format>()
-                .map_or_else(|_| name.to_owned(), |format| format.as_str().to_owned());
-            if renderers.get(&canonical).is_none() {
-                bail!(
-                    "unknown report format `{name}` (available: {})",
-                    renderers.names().join(", ")
-                );
-            }
-            Ok(canonical)
-        })
-        .collect()
 }
 
 /// The terminal summary: the comparison, the `diff/` findings per rule, the audit rules with new
