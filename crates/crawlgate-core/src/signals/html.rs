@@ -1,15 +1,30 @@
-//! HTML signals: html5ever builds scraper's DOM up to where `<body>` begins, which decides what
-//! is in `<head>`; the scanner reads the rest, where everything is in `<body>`.
+//! HTML signals. A plain `<head>` (only head elements, comments and white space) is read by the
+//! scanner alone (`head.rs`); otherwise html5ever builds scraper's DOM up to where `<body>`
+//! begins, which decides what is in `<head>`. Either way the scanner reads the rest, where
+//! everything is in `<body>`.
 
 use super::collect::{Collector, Evidence, Extracted, Placement, resolve_all};
 use super::dom::{Extent, Parsed, parse};
-use super::scan::Scanner;
+use super::head::plain_head;
+use super::scan::{ScannedTag, Scanner};
 use super::types::Signals;
 use ego_tree::iter::Edge;
 use encoding_rs::Encoding;
 use html5ever::{local_name, ns};
 use scraper::Node;
 use url::Url;
+
+/// How a document is read. Production reads [`Reading::Fast`]; tests compare it with the
+/// html5ever readings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// The plain-head fast path when the head is plain, else html5ever up to `<body>`; the
+    /// scanner for the rest.
+    Fast,
+    /// html5ever for as much as `Extent` says (the scanner for the rest, if any).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Html5ever(Extent),
+}
 
 /// Parses `text` and adds its signals to `signals`. Returns the charset label a `<meta>` in
 /// `<head>` declared, if any (it may lie past the prescan's first 1024 bytes).
@@ -19,39 +34,73 @@ pub(crate) fn extract_html(
     page_url: &Url,
     signals: &mut Signals,
 ) -> Option<String> {
-    extract_html_with(text, encoding, page_url, signals, Extent::UntilBody)
+    extract_html_with(text, encoding, page_url, signals, Reading::Fast)
 }
 
-/// [`extract_html`], choosing how much html5ever parses (tests compare both extents).
+/// [`extract_html`], choosing how the document is read (tests compare the readings).
 pub(crate) fn extract_html_with(
     text: &str,
     encoding: &'static Encoding,
     page_url: &Url,
     signals: &mut Signals,
-    extent: Extent,
+    reading: Reading,
 ) -> Option<String> {
+    let declared_encoding = match reading {
+        Reading::Fast => match plain_head(text) {
+            Some(head) => {
+                signals.head_break = None;
+                let mut collector = Collector::new(text, signals);
+                for tag in &head.tags {
+                    collect_scanned(&mut collector, text, tag, true);
+                }
+                scan_body(&mut collector, text, head.body_at);
+                head.declared_encoding
+            }
+            None => read_with_html5ever(text, signals, Extent::UntilBody),
+        },
+        Reading::Html5ever(extent) => read_with_html5ever(text, signals, extent),
+    };
+    resolve_all(signals, page_url, encoding);
+    declared_encoding
+}
+
+/// html5ever builds the DOM (up to where `extent` says), the scanner reads the rest if any.
+fn read_with_html5ever(text: &str, signals: &mut Signals, extent: Extent) -> Option<String> {
     let parsed = parse(text, extent);
     signals.head_break.clone_from(&parsed.head_break);
     let mut collector = Collector::new(text, signals);
     walk_dom(&parsed, &mut collector);
     if let Some(offset) = parsed.handed_over_at {
-        let mut scanner = Scanner::new(text, offset);
-        while let Some(tag) = scanner.next_tag() {
-            let place = Placement {
-                kind: tag.kind,
-                line: Some(collector.lines.line_of(tag.end)),
-                in_head: false,
-                in_picture: tag.in_picture,
-                evidence: Evidence::Exact {
-                    text: text.get(tag.start..=tag.end).unwrap_or_default(),
-                    start: tag.start,
-                },
-            };
-            collector.element(&place, &tag.attributes);
-        }
+        scan_body(&mut collector, text, offset);
     }
-    resolve_all(signals, page_url, encoding);
     parsed.declared_encoding
+}
+
+/// The scanner from `from` (in `<body>`, in the tokenizer's data state) to the end.
+fn scan_body<'t>(collector: &mut Collector<'_, 't>, text: &'t str, from: usize) {
+    let mut scanner = Scanner::new(text, from);
+    while let Some(tag) = scanner.next_tag() {
+        collect_scanned(collector, text, &tag, false);
+    }
+}
+
+fn collect_scanned<'t>(
+    collector: &mut Collector<'_, 't>,
+    text: &'t str,
+    tag: &ScannedTag<'t>,
+    in_head: bool,
+) {
+    let place = Placement {
+        kind: tag.kind,
+        line: Some(collector.lines.line_of(tag.end)),
+        in_head,
+        in_picture: tag.in_picture,
+        evidence: Evidence::Exact {
+            text: text.get(tag.start..=tag.end).unwrap_or_default(),
+            start: tag.start,
+        },
+    };
+    collector.element(&place, &tag.attributes);
 }
 
 /// One depth-first walk of the DOM; template contents are skipped (inert until script uses
@@ -111,20 +160,21 @@ fn walk_dom<'t>(parsed: &Parsed, collector: &mut Collector<'_, 't>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::signals::LinkSource;
     use proptest::strategy::Strategy;
     use std::path::{Path, PathBuf};
 
     fn both_ways(text: &str) -> (Signals, Signals) {
         let url = Url::parse("https://example.com/dir/page.html").unwrap();
         let mut fast = Signals::default();
-        extract_html_with(text, encoding_rs::UTF_8, &url, &mut fast, Extent::UntilBody);
+        extract_html_with(text, encoding_rs::UTF_8, &url, &mut fast, Reading::Fast);
         let mut reference = Signals::default();
         extract_html_with(
             text,
             encoding_rs::UTF_8,
             &url,
             &mut reference,
-            Extent::Whole,
+            Reading::Html5ever(Extent::Whole),
         );
         (fast, reference)
     }
@@ -230,6 +280,10 @@ mod tests {
         facts
     }
 
+    /// Fixture pages whose head is plain, of 60 (41 today): the fast path must stay the common
+    /// case.
+    const PLAIN_HEAD_FIXTURES: usize = 40;
+
     const FRAGMENTS: &[&str] = &[
         "<!doctype html>",
         "<html>",
@@ -332,6 +386,188 @@ mod tests {
             let text = text.replace("<picture", "<xicture");
             let (fast, reference) = both_ways(&text);
             proptest::prop_assert_eq!(comparable(&fast), comparable(&reference), "{:?}", text);
+        }
+    }
+
+    /// The plain-head path and html5ever up to `<body>`: signals (lines and evidence
+    /// included) and declared encoding. The quoted tags are compared apart: html5ever reports
+    /// only lines, so its reading finds a tag's source by searching the line, and with several
+    /// `<link>`/`<meta>` on one line it may quote the wrong one (or rebuild the tag from the
+    /// DOM); the scanner knows each tag's bytes. So the scanner's quote, when it is source
+    /// text, stands in for the located one (`plain_head_quotes_each_tag_exactly` checks it).
+    fn fast_and_html5ever(text: &str) -> ((Signals, Option<String>), (Signals, Option<String>)) {
+        let url = Url::parse("https://example.com/dir/page.html").unwrap();
+        let mut fast = Signals::default();
+        let fast_encoding =
+            extract_html_with(text, encoding_rs::UTF_8, &url, &mut fast, Reading::Fast);
+        let mut reference = Signals::default();
+        let reference_encoding = extract_html_with(
+            text,
+            encoding_rs::UTF_8,
+            &url,
+            &mut reference,
+            Reading::Html5ever(Extent::UntilBody),
+        );
+        for (exact, located) in fast.meta_robots.iter().zip(&mut reference.meta_robots) {
+            if text.contains(&exact.raw) {
+                located.raw.clone_from(&exact.raw);
+            }
+        }
+        let exact_sources = fast
+            .canonicals
+            .iter()
+            .map(|canonical| &canonical.source)
+            .chain(fast.hreflang.iter().map(|hreflang| &hreflang.source));
+        let located_sources = reference
+            .canonicals
+            .iter_mut()
+            .map(|canonical| &mut canonical.source)
+            .chain(
+                reference
+                    .hreflang
+                    .iter_mut()
+                    .map(|hreflang| &mut hreflang.source),
+            );
+        for (exact, located) in exact_sources.zip(located_sources) {
+            if let (LinkSource::Html { raw: exact, .. }, LinkSource::Html { raw: located, .. }) =
+                (exact, located)
+                && text.contains(exact.as_str())
+            {
+                located.clone_from(exact);
+            }
+        }
+        ((fast, fast_encoding), (reference, reference_encoding))
+    }
+
+    /// Where the plain-head path is taken it gives exactly what html5ever gives, on every
+    /// fixture page; and it is taken on the typical pages.
+    #[test]
+    fn plain_head_matches_html5ever_on_every_fixture_page() {
+        let mut plain = 0;
+        for path in real_pages() {
+            let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+            let (fast, reference) = fast_and_html5ever(&text);
+            assert_eq!(fast, reference, "{}", path.display());
+            if crate::signals::head::plain_head(&text).is_some() {
+                plain += 1;
+            }
+        }
+        assert!(plain >= PLAIN_HEAD_FIXTURES, "plain heads: {plain}");
+    }
+
+    /// On a one-line head the plain-head path quotes each tag itself (html5ever's reading
+    /// quoted the stylesheet `<link>` as the canonical's evidence).
+    #[test]
+    fn plain_head_quotes_each_tag_exactly() {
+        let text = "<head><link rel=stylesheet href=s.css><link rel=canonical href=/c>\
+                    <meta charset=utf-8><meta name=robots content=noindex></head><body>";
+        let url = Url::parse("https://example.com/").unwrap();
+        let mut signals = Signals::default();
+        extract_html_with(text, encoding_rs::UTF_8, &url, &mut signals, Reading::Fast);
+        let LinkSource::Html { raw, .. } = &signals.canonicals[0].source else {
+            panic!("an HTML canonical");
+        };
+        assert_eq!(raw, "<link rel=canonical href=/c>");
+        assert_eq!(
+            signals.meta_robots[0].raw,
+            "<meta name=robots content=noindex>"
+        );
+    }
+
+    /// Typical and awkward heads, each read both ways.
+    #[test]
+    fn plain_head_matches_html5ever_on_hand_written_heads() {
+        for text in [
+            "<!DOCTYPE html>\n<html lang=en>\n<head>\n<meta charset=\"utf-8\">\n<title>T</title>\n\
+             <meta name=robots content=noindex>\n<link rel=canonical href=/c>\n\
+             <script src=a.js></script>\n<style>a{}</style>\n</head>\n<body>\n<a href=/x>x</a>",
+            "<meta name=robots content=noindex><body><a href=/x>",
+            "<html><HEAD><META NAME=ROBOTS CONTENT=NOINDEX></HEAD><!-- c --> <BODY class=x>",
+            "<head><title><meta name=robots content=noindex></title></head><body>",
+            "<head><script>document.write('<meta name=robots content=noindex>')</script><body>",
+            "<head><script><!--<script></script>--></script><meta name=googlebot content=none><body>",
+            "<head><meta charset=latin1><meta charset=utf-8><body>",
+            "<head><meta http-equiv=Content-Type content='text/html; charset=koi8-r'><body>",
+            "<head><meta name=robots content=noindex></head><meta name=googlebot content=none><body>",
+            "<head><meta name=robots content=noindex>text<link rel=canonical href=/c><body>",
+            "<head><noscript><link rel=canonical href=/c></noscript><body>",
+            "<head><template><link rel=canonical href=/c></template><body>",
+            "<head><link rel=canonical href=/a></head><link rel=canonical href=/b><body>",
+            "<head><img src=i.png><link rel=canonical href=/c><body>",
+            "<head><meta name=robots content=noindex></title><body>",
+            "<head><head><meta name=robots content=noindex><body>",
+            "<head><title>unclosed <body>",
+            "<head><meta name=robots content=noindex>",
+            "<head><link rel=canonical href=/c></head>\n<body><meta name=robots content=noindex>",
+            "<head><link rel=canonical href=\"/a&amp;b\" title=x></head><body>",
+            "<?xml version=1.0?><head><meta name=robots content=noindex><body>",
+        ] {
+            let (fast, reference) = fast_and_html5ever(text);
+            assert_eq!(fast, reference, "{text}");
+        }
+    }
+
+    /// Fragments a head is made of, some of which end it early or make it not plain.
+    const HEAD_FRAGMENTS: &[&str] = &[
+        "<meta name=robots content=noindex>",
+        "<META NAME=googlebot CONTENT=\"nofollow\">",
+        "<meta charset=utf-8>",
+        "<meta charset='iso-8859-2'>",
+        "<meta http-equiv=content-type content=\"text/html; charset=utf-8\">",
+        "<meta http-equiv=refresh content=\"5; url=/r\">",
+        "<link rel=canonical href=/c>",
+        "<link rel=alternate hreflang=de href=/de>",
+        "<link rel=stylesheet href=s.css>",
+        "<base href=/base/>",
+        "<title>T &amp; <b>x</b></title>",
+        "<script src=j.js></script>",
+        "<script>if (a<b) document.write('<meta name=robots content=none>')</script>",
+        "<script><!--<script>--></script>",
+        "<style>p{}</style>",
+        "<noscript><link rel=canonical href=/n></noscript>",
+        "<template><meta name=robots content=none></template>",
+        "<!-- <meta name=robots content=none> -->",
+        "<!doctype html>",
+        "<html lang=en>",
+        "<head>",
+        "</head>",
+        "</title>",
+        "<div>",
+        "<img src=i.png>",
+        "<a href=/a>",
+        "text",
+        "&amp;",
+        "\n",
+        "  ",
+        "\r\n",
+        "<",
+        "</",
+        ">",
+        "\"",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(1024))]
+
+        /// Generated heads: the plain-head path (when taken) gives exactly html5ever's signals,
+        /// lines, evidence and declared encoding.
+        #[test]
+        fn plain_head_matches_html5ever_on_generated_heads(
+            prefix in proptest::sample::select(&["", "<!doctype html>", "<!DOCTYPE html>\n<html>\n<head>\n", "<html><head>"][..]),
+            head in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => proptest::sample::select(&HEAD_FRAGMENTS[..17]).prop_map(str::to_owned),
+                    2 => proptest::sample::select(HEAD_FRAGMENTS).prop_map(str::to_owned),
+                    1 => "[a-z<>/=\"' !-]{0,6}",
+                ],
+                0..12,
+            ),
+            close in proptest::sample::select(&["</head>\n<body>", "<body class=b>", "</head><!-- x --> <BODY>", "</head>", ""][..]),
+            body in proptest::sample::select(&["", "<a href=/x>x</a><meta name=robots content=none>", "<link rel=canonical href=/late>"][..]),
+        ) {
+            let text = format!("{prefix}{}{close}{body}", head.concat());
+            let (fast, reference) = fast_and_html5ever(&text);
+            proptest::prop_assert_eq!(fast, reference, "{:?}", text);
         }
     }
 }

@@ -7,7 +7,9 @@
 //! construction decides what is "in head" (a stray `<img>` in `<head>` moves everything after it
 //! into `<body>`, as Google reads it). From there on nothing can enter `<head>`, and a
 //! tokenizer-exact scanner reads the remaining tags several times faster than a full parse
-//! (tests hold it to the full parse's results). Non-HTML bodies yield header signals only.
+//! (tests hold it to the full parse's results). A plain head, with nothing for tree
+//! construction to decide, is read by the scanner too. Non-HTML bodies yield header signals
+//! only.
 //!
 //! [`Signals::directives`] (or [`Directives::for_profile`]) then sums the robots rules that apply
 //! to one crawler [`Profile`] ("the sum of the negative rules", most restrictive wins), each rule
@@ -34,6 +36,7 @@ mod decode;
 mod directives;
 mod dom;
 mod entities;
+mod head;
 mod headers;
 mod html;
 mod link_header;

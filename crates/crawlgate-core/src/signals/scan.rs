@@ -113,7 +113,7 @@ const MATHML_INTEGRATION_POINTS: [&str; 5] = ["mi", "mo", "mn", "ms", "mtext"];
 /// Deepest foreign nesting tracked (bounds memory on hostile input).
 const MAX_FOREIGN_NESTING: usize = 1024;
 
-fn is_space(byte: u8) -> bool {
+pub(super) fn is_space(byte: u8) -> bool {
     matches!(byte, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
@@ -192,7 +192,7 @@ impl<'t> Scanner<'t> {
     }
 
     /// `<!--…-->`, `<![CDATA[…]]>` in foreign content, or a bogus comment up to `>`.
-    fn markup_declaration(&self, open: usize) -> usize {
+    pub(super) fn markup_declaration(&self, open: usize) -> usize {
         let bytes = self.bytes();
         let rest = bytes.get(open..).unwrap_or_default();
         if rest.starts_with(b"<!--") {
@@ -207,7 +207,7 @@ impl<'t> Scanner<'t> {
     }
 
     /// Reads a tag name starting at `from`: its end offset and lowercase form.
-    fn tag_name(&self, from: usize) -> Option<(usize, Cow<'t, str>)> {
+    pub(super) fn tag_name(&self, from: usize) -> Option<(usize, Cow<'t, str>)> {
         let bytes = self.bytes();
         let length = bytes
             .get(from..)?
@@ -302,7 +302,7 @@ impl<'t> Scanner<'t> {
     /// The `<` of the `</script>` closing a script, following the tokenizer's script data
     /// states: inside `<!--` … `-->`, a `<script>` opens a "double escaped" stretch in which
     /// `</script>` does not end the script.
-    fn script_end(&self, from: usize) -> usize {
+    pub(super) fn script_end(&self, from: usize) -> usize {
         #[derive(PartialEq)]
         enum State {
             Data,
@@ -355,7 +355,7 @@ impl<'t> Scanner<'t> {
     }
 
     /// The `<` of the end tag closing a raw text element, or the end of input.
-    fn raw_text_end(&self, from: usize, name: &str) -> usize {
+    pub(super) fn raw_text_end(&self, from: usize, name: &str) -> usize {
         let bytes = self.bytes();
         let mut position = from;
         while let Some(offset) = bytes
@@ -420,7 +420,7 @@ fn lowercase(text: &str) -> Cow<'_, str> {
 /// Attributes from `position` (just after the tag name) to the closing `>`, per the tokenizer's
 /// attribute states. Returns the `>` offset and whether the tag is self-closing; `None` if the
 /// input ends first. Collects into `attributes` when given (first of duplicate names wins).
-fn scan_attributes<'t>(
+pub(super) fn scan_attributes<'t>(
     text: &'t str,
     mut position: usize,
     mut attributes: Option<&mut Vec<(Cow<'t, str>, Cow<'t, str>)>>,
