@@ -342,9 +342,8 @@ impl<'s, 't> Collector<'s, 't> {
                 return (text.to_owned(), Some(self.lines.line_of(start)));
             }
             Evidence::Locate => {
-                let names: Vec<&str> = attributes.iter().map(|(name, _)| *name).collect();
                 if let Some(end_line) = place.line
-                    && let Some(found) = self.raw.locate(&self.lines, tag, end_line, &names)
+                    && let Some(found) = self.raw.locate(&self.lines, tag, end_line, &attributes)
                 {
                     return (found.text.to_owned(), Some(found.start_line));
                 }

@@ -166,10 +166,7 @@ mod tests {
                     <script>if (a </b) {}</script>\n<style>p{}</style>\n</head>\n<body class=x>\n<p>";
         let head = plain_head(text).expect("plain");
         let kinds: Vec<_> = head.tags.iter().map(|tag| tag.kind).collect();
-        assert_eq!(
-            kinds,
-            [Extracted::Meta, Extracted::Link, Extracted::Script]
-        );
+        assert_eq!(kinds, [Extracted::Meta, Extracted::Link, Extracted::Script]);
         assert_eq!(&text[head.body_at..], "\n<p>");
         assert_eq!(head.declared_encoding.as_deref(), Some("utf-8"));
     }

@@ -72,15 +72,18 @@ impl<'a> RawLocator<'a> {
         self.text.len().saturating_mul(4).saturating_add(1 << 20)
     }
 
-    /// The source of the next `<tag …>` ending on `end_line` whose text mentions every name in
-    /// `attribute_names`. Call once per element, in document order: the k-th call for a line
-    /// and tag returns the k-th such tag.
+    /// The source of the next `<tag …>` ending on `end_line` whose text mentions every
+    /// attribute name in `attributes`, and every value that appears verbatim in source (values
+    /// with `&`, line breaks or replaced NULs may be written otherwise). Call once per element,
+    /// in document order: with several such tags on a line, the values tell them apart (a
+    /// stylesheet `<link>` before the canonical one is not the canonical's quote), and identical
+    /// tags come back in turn.
     pub(crate) fn locate(
         &mut self,
         lines: &LineIndex<'_>,
         tag: &'static str,
         end_line: u32,
-        attribute_names: &[&str],
+        attributes: &[(&str, &str)],
     ) -> Option<RawTag<'a>> {
         self.lookups += 1;
         if self.lookups > MAX_LOOKUPS || self.searched > self.budget() {
@@ -118,26 +121,32 @@ impl<'a> RawLocator<'a> {
             if let Some(end) = tag_end(bytes, start + 1 + tag.len())
                 && end >= line_start
                 && end < line_end
+                && let Some(raw) = text.get(start..=end)
+                && mentions_all(raw, attributes)
             {
                 position = end + 1;
-                break Some((start, end));
+                break Some((start, raw));
             }
         };
         self.searched += position.saturating_sub(*resume);
+        let (start, raw) = found?;
+        // Only a match moves the search on: a candidate passed over may be a later element's.
         *resume = position;
-        let (start, end) = found?;
-        let raw = text.get(start..=end)?;
-        let mentions_all = attribute_names
-            .iter()
-            .all(|name| contains_ignore_case(raw.as_bytes(), name.as_bytes()));
-        if !mentions_all {
-            return None;
-        }
         Some(RawTag {
             text: raw,
             start_line: lines.line_of(start),
         })
     }
+}
+
+/// Whether tag source `raw` names every attribute and holds every value that is written as is.
+fn mentions_all(raw: &str, attributes: &[(&str, &str)]) -> bool {
+    attributes.iter().all(|(name, value)| {
+        let value_as_written = value.is_empty()
+            || value.contains(['&', '\n', '\r', '\u{FFFD}'])
+            || raw.contains(value);
+        value_as_written && contains_ignore_case(raw.as_bytes(), name.as_bytes())
+    })
 }
 
 /// Byte offsets where lines start, counting `\n`, `\r\n` and a lone `\r` as one break each (as
@@ -229,23 +238,51 @@ mod tests {
         let text = "<head>\n<meta name=a><META name=b>\n<meta\n  name=\"c>d\"\n  content=x>\n";
         let lines = LineIndex::new(text);
         let mut locator = RawLocator::new(text);
-        let first = locator.locate(&lines, "meta", 2, &["name"]).unwrap();
+        let first = locator.locate(&lines, "meta", 2, &[("name", "a")]).unwrap();
         assert_eq!((first.text, first.start_line), ("<meta name=a>", 2));
-        let second = locator.locate(&lines, "meta", 2, &["name"]).unwrap();
+        let second = locator.locate(&lines, "meta", 2, &[("name", "b")]).unwrap();
         assert_eq!(second.text, "<META name=b>");
         let multi_line = locator
-            .locate(&lines, "meta", 5, &["name", "content"])
+            .locate(&lines, "meta", 5, &[("name", "c>d"), ("content", "x")])
             .unwrap();
         assert_eq!(multi_line.text, "<meta\n  name=\"c>d\"\n  content=x>");
         assert_eq!(multi_line.start_line, 3);
-        assert!(locator.locate(&lines, "meta", 5, &["name"]).is_none());
+        assert!(
+            locator
+                .locate(&lines, "meta", 5, &[("name", "c>d")])
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn values_tell_tags_on_one_line_apart() {
+        let text = "<link rel=stylesheet href=s.css><link rel=canonical href=/c><link rel=canonical href=/c>";
+        let lines = LineIndex::new(text);
+        let mut locator = RawLocator::new(text);
+        let canonical = [("rel", "canonical"), ("href", "/c")];
+        let first = locator.locate(&lines, "link", 1, &canonical).unwrap();
+        assert_eq!(first.text, "<link rel=canonical href=/c>");
+        let second = locator.locate(&lines, "link", 1, &canonical).unwrap();
+        assert_eq!(second.text, "<link rel=canonical href=/c>");
+        assert!(locator.locate(&lines, "link", 1, &canonical).is_none());
+        // The stylesheet passed over is still there for its own element.
+        let stylesheet = [("rel", "stylesheet"), ("href", "s.css")];
+        let mut locator = RawLocator::new(text);
+        locator.locate(&lines, "link", 1, &canonical).unwrap();
+        assert!(locator.locate(&lines, "link", 1, &stylesheet).is_none());
+        let mut locator = RawLocator::new(text);
+        assert_eq!(
+            locator.locate(&lines, "link", 1, &stylesheet).unwrap().text,
+            "<link rel=stylesheet href=s.css>"
+        );
     }
 
     #[test]
     fn refuses_a_candidate_missing_an_attribute() {
         let lines = LineIndex::new("<link rel=x>");
         let mut locator = RawLocator::new("<link rel=x>");
-        assert!(locator.locate(&lines, "link", 1, &["href"]).is_none());
+        assert!(locator.locate(&lines, "link", 1, &[("href", "")]).is_none());
+        assert!(locator.locate(&lines, "link", 1, &[("rel", "y")]).is_none());
         assert!(locator.locate(&lines, "link", 99, &[]).is_none());
         assert!(locator.locate(&lines, "link", 0, &[]).is_none());
     }
