@@ -24,17 +24,11 @@ const DEMO_CLEAN_PAGES: &[&str] = &[
 ];
 
 /// Rules the demo cannot make fire, with the reason.
-const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
-    (
-        "canonical/https-to-http",
-        "needs a page served over HTTPS; the demo is served over plain HTTP on 127.0.0.1",
-    ),
-    (
-        "env/staging-exposed",
-        "needs --environment staging; the demo is audited as production (its _demo.toml), so \
+const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[(
+    "env/staging-exposed",
+    "needs --environment staging; the demo is audited as production (its _demo.toml), so \
          env/staging-artifact-on-production fires instead (tests/audit_env_cmd.rs covers both)",
-    ),
-];
+)];
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -143,6 +137,7 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
         "robots/blocked-js",
         &format!("{origin}/assets/js/configurator.js"),
     );
+    assert_https_page_canonical_to_http(&report, origin);
     let disclosed = findings(&report)
         .iter()
         .filter(|f| f["rule"] == "robots/sensitive-path-disclosed")
@@ -178,6 +173,25 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The secure site is served over HTTPS (the audit trusts the demo's own certificate): its
+/// product page names the shop's `http://` page (on `origin`) as canonical.
+fn assert_https_page_canonical_to_http(report: &Value, origin: &str) {
+    let finding = findings(report)
+        .iter()
+        .find(|f| f["rule"] == "canonical/https-to-http")
+        .expect("canonical/https-to-http fires");
+    let page = finding["url"].as_str().unwrap();
+    assert!(
+        page.starts_with("https://127.0.0.1:") && page.ends_with("/products/summit-2"),
+        "{finding}"
+    );
+    let evidence = finding["evidence"].to_string();
+    assert!(
+        evidence.contains(&format!(r#""href":"{origin}/shop/tents/summit-2""#)),
+        "{finding}"
+    );
 }
 
 #[test]

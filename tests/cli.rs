@@ -5,6 +5,7 @@
 mod audit_baseline_cmd;
 mod audit_cmd;
 mod audit_env_cmd;
+mod ca_cert_cmd;
 mod crawl_cmd;
 mod diff_cmd;
 mod interrupt_cmd;

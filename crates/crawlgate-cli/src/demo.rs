@@ -4,11 +4,13 @@
 //! Each folder of the demo is a site of its own, served on its own port (one origin can give only
 //! one robots.txt outcome, and the demo shows many); `www` is where the audit starts.
 //! `_demo.toml` holds the demo's audit settings (the keys of `crawlgate.toml`), with the sites'
-//! placeholders (`{{origin:NAME}}`, `{{port:NAME}}`) filled in.
+//! placeholders (`{{origin:NAME}}`, `{{port:NAME}}`) filled in. A site whose folder holds a `_tls`
+//! file is served over HTTPS; the audit trusts its certificate in-process
+//! ([`Demo::root_certificates`]).
 
 use anyhow::{Context, Result};
 use crawlgate::ConfigFile;
-use crawlgate_crawl::serve::{ServedSite, SiteGroup};
+use crawlgate_crawl::serve::{LOOPBACK_CA_PEM, ServedSite, SiteGroup};
 use std::collections::BTreeMap;
 use url::Url;
 
@@ -53,6 +55,16 @@ impl Demo {
             .context("the embedded demo has no `www` site")
     }
 
+    /// The root certificates the audit must trust: the loopback CA when a demo site is served
+    /// over HTTPS (a `_tls` file in its folder).
+    pub(crate) fn root_certificates(&self) -> Vec<Vec<u8>> {
+        if self.sites.has_https() {
+            vec![LOOPBACK_CA_PEM.as_bytes().to_vec()]
+        } else {
+            Vec::new()
+        }
+    }
+
     /// The time the demo is audited at ([`AUDIT_TIME`]).
     pub(crate) fn audit_time() -> jiff::Timestamp {
         AUDIT_TIME
@@ -93,8 +105,17 @@ mod tests {
         assert_eq!(start.host_str(), Some("127.0.0.1"));
         assert_eq!(Demo::audit_time().to_string(), AUDIT_TIME);
         let settings = demo.settings().unwrap().unwrap();
-        for host in settings.allow_hosts.unwrap_or_default() {
+        let allowed = settings.allow_hosts.unwrap_or_default();
+        for host in &allowed {
             assert!(!host.contains("{{"), "{host}");
         }
+        // The secure site is served over HTTPS, allowed as an origin, and its CA is trusted.
+        let secure = demo.sites.url("secure", "/").unwrap();
+        assert_eq!(secure.scheme(), "https");
+        assert!(allowed.contains(&secure.origin().ascii_serialization()));
+        assert_eq!(
+            demo.root_certificates(),
+            [LOOPBACK_CA_PEM.as_bytes().to_vec()]
+        );
     }
 }

@@ -10,6 +10,7 @@
 //! gzip bytes and the sitemap parser recognises it by its magic bytes.
 
 use crate::HttpOptions;
+use crate::roots::root_certificates;
 use crawlgate_core::crawl::{Request, Response};
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::http::HeaderLine;
@@ -27,6 +28,8 @@ use url::Url;
 pub enum ClientError {
     #[error("cannot set up the HTTP client: {0}")]
     Build(String),
+    #[error("not a usable root certificate: {0}")]
+    RootCertificate(String),
 }
 
 /// Body bytes reserved up front at most, whatever `Content-Length` claims.
@@ -55,11 +58,26 @@ struct Hop {
 }
 
 impl Fetcher {
-    /// A client with `http`'s User-Agent and per-request timeout; redirects are not followed by
-    /// the client (they are followed and recorded by [`Fetcher::fetch`]).
+    /// A client with `http`'s User-Agent and per-request timeout, trusting the system's root
+    /// certificates and `http.extra_root_certs`; redirects are not followed by the client (they
+    /// are followed and recorded by [`Fetcher::fetch`]).
     pub fn new(http: &HttpOptions) -> Result<Self, ClientError> {
         install_crypto_provider();
-        let client = reqwest::Client::builder()
+        let mut builder = reqwest::Client::builder();
+        if !http.extra_root_certs.is_empty() {
+            let mut extra = Vec::new();
+            for bytes in &http.extra_root_certs {
+                for der in root_certificates(bytes)? {
+                    extra.push(
+                        reqwest::Certificate::from_der(&der)
+                            .map_err(|error| ClientError::RootCertificate(error_chain(&error)))?,
+                    );
+                }
+            }
+            // Merged with the platform's roots: an internal CA is trusted, the public ones stay.
+            builder = builder.tls_certs_merge(extra);
+        }
+        let client = builder
             .user_agent(http.user_agent.clone())
             .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(http.request_timeout)

@@ -11,6 +11,7 @@
 mod client;
 mod driver;
 mod fetch_one;
+mod roots;
 pub mod serve;
 
 pub use client::{ClientError, Fetcher};
@@ -19,6 +20,7 @@ pub use driver::crawl;
 pub use fetch_one::{
     SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_robots, fetch_sitemaps,
 };
+pub use roots::check_root_certificates;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,6 +42,9 @@ pub struct HttpOptions {
     pub total_time: Duration,
     /// The `User-Agent` header sent with every request.
     pub user_agent: String,
+    /// Root certificates trusted besides the system's (default none): each item PEM text (one or
+    /// more certificates) or one DER certificate. For a site behind an internal CA.
+    pub extra_root_certs: Vec<Vec<u8>>,
 }
 
 impl Default for HttpOptions {
@@ -50,6 +55,7 @@ impl Default for HttpOptions {
             request_timeout: Duration::from_secs(20),
             total_time: Duration::from_secs(60 * 60),
             user_agent: default_user_agent(),
+            extra_root_certs: Vec::new(),
         }
     }
 }

@@ -73,6 +73,7 @@ impl Auditor {
                 audit_time: None,
                 generated_at: false,
             },
+            ca_certs: Vec::new(),
         }
     }
 
@@ -187,6 +188,8 @@ impl Rule for BuiltIn {
 #[must_use]
 pub struct AuditorBuilder {
     auditor: Auditor,
+    /// [`AuditorBuilder::ca_cert`]'s certificates, added to the HTTP options at the end.
+    ca_certs: Vec<Vec<u8>>,
 }
 
 impl AuditorBuilder {
@@ -240,9 +243,18 @@ impl AuditorBuilder {
         self
     }
 
-    /// HTTP options: concurrency, timeouts, User-Agent.
+    /// HTTP options: concurrency, timeouts, User-Agent. Certificates given with
+    /// [`AuditorBuilder::ca_cert`] are kept, before or after.
     pub fn http(mut self, http: HttpOptions) -> Self {
         self.auditor.http = http;
+        self
+    }
+
+    /// Trust this root certificate too (PEM text, one or more certificates, or one DER
+    /// certificate), besides the system's: for a staging site behind an internal CA. Repeatable;
+    /// [`AuditorBuilder::build`] checks it.
+    pub fn ca_cert(mut self, certificate: impl Into<Vec<u8>>) -> Self {
+        self.ca_certs.push(certificate.into());
         self
     }
 
@@ -276,9 +288,19 @@ impl AuditorBuilder {
         self
     }
 
-    /// Check the configuration against the rules and finish.
+    /// Check the configuration against the rules, and the certificates of
+    /// [`AuditorBuilder::ca_cert`], and finish.
     pub fn build(self) -> Result<Auditor, ConfigError> {
-        let auditor = self.auditor;
+        let mut auditor = self.auditor;
+        for (index, certificate) in self.ca_certs.iter().enumerate() {
+            crawlgate_crawl::check_root_certificates(certificate).map_err(|error| {
+                ConfigError::CaCert {
+                    index: index + 1,
+                    message: error.to_string(),
+                }
+            })?;
+        }
+        auditor.http.extra_root_certs.extend(self.ca_certs);
         for named in auditor.rule_config.named_rules() {
             if !auditor.rules.iter().any(|rule| rule.meta().id == named) {
                 return Err(ConfigError::UnknownRule(named.to_owned()));

@@ -102,6 +102,9 @@ pub enum ConfigError {
     UnknownRule(String),
     #[error("unknown crawler profile `{0}`")]
     UnknownProfile(String),
+    /// A certificate given to `AuditorBuilder::ca_cert` (the first is 1) cannot be trusted.
+    #[error("CA certificate {index}: {message}")]
+    CaCert { index: usize, message: String },
 }
 
 /// `crawlgate.toml`: the audit options and rule configuration, as a file.
@@ -110,6 +113,9 @@ pub enum ConfigError {
 /// profiles = ["googlebot", "bingbot"]
 /// max_pages = 5000
 /// obey_robots = false
+/// # Root certificates trusted besides the system's (a staging site behind an internal CA);
+/// # relative paths are read from the config file's folder.
+/// ca_certs = ["certs/internal-ca.pem"]
 ///
 /// [rules]
 /// "robots/no-sitemap-field" = "off"
@@ -137,6 +143,9 @@ pub struct ConfigFile {
     pub environment: Option<String>,
     /// Non-production host patterns added to the built-in ones (`--non-production-host`).
     pub non_production_hosts: Option<Vec<String>>,
+    /// Files of root certificates (PEM or DER) trusted besides the system's (`--ca-cert`);
+    /// relative paths are relative to the config file's folder.
+    pub ca_certs: Option<Vec<String>>,
     #[serde(default)]
     pub rules: BTreeMap<String, String>,
     #[serde(default)]
@@ -244,6 +253,17 @@ mod tests {
         .unwrap();
         assert!(no_reason.rule_config().is_err());
         assert!(ConfigFile::parse("max_pagez = 1\n").is_err());
+    }
+
+    #[test]
+    fn a_config_file_names_ca_certificate_files() {
+        let file =
+            ConfigFile::parse("ca_certs = [\"certs/internal-ca.pem\", \"/etc/b.der\"]\n").unwrap();
+        assert_eq!(
+            file.ca_certs.as_deref(),
+            Some(&["certs/internal-ca.pem".to_owned(), "/etc/b.der".to_owned()][..])
+        );
+        assert!(ConfigFile::parse("ca_certs = \"one.pem\"\n").is_err());
     }
 
     #[test]

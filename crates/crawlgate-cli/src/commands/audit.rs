@@ -149,14 +149,15 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    let mut file = load_config(args.config.as_deref())?;
-    if let Some(file) = &file {
-        apply_config(&mut args, file)?;
+    let loaded = load_config(args.config.as_deref())?;
+    if let Some((file, path)) = &loaded {
+        apply_config(&mut args, file, path.parent())?;
     }
+    let mut file = loaded.map(|(file, _)| file);
     // The demo's own settings fill in what neither the flags nor a config file set; its rule
     // settings count only without a config file.
     if let Some(settings) = demo.as_ref().map(Demo::settings).transpose()?.flatten() {
-        apply_config(&mut args, &settings)?;
+        apply_config(&mut args, &settings, None)?;
         file.get_or_insert(settings);
     }
     let mut renderers = Renderers::builtin();
@@ -183,7 +184,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let bar = progress.clone();
     let mut builder = Auditor::builder()
-        .http(args.crawl.http())
+        .http(args.crawl.http()?)
         .timestamp_report(args.timestamp)
         .on_event(move |event| {
             if let CrawlEvent::Progress(counts) = event {
@@ -192,6 +193,10 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         });
     if let Some(file) = &file {
         builder = builder.rule_config(file.rule_config()?);
+    }
+    // The demo's HTTPS site is served with a certificate only this audit trusts.
+    for certificate in demo.iter().flat_map(Demo::root_certificates) {
+        builder = builder.ca_cert(certificate);
     }
     let auditor = builder.build()?;
     let audit_time = if demo.is_some() {
@@ -257,8 +262,8 @@ fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
     Ok(Some(baseline))
 }
 
-/// The config file: the one named, or `./crawlgate.toml` when it exists.
-fn load_config(path: Option<&Path>) -> Result<Option<ConfigFile>> {
+/// The config file and its path: the one named, or `./crawlgate.toml` when it exists.
+fn load_config(path: Option<&Path>) -> Result<Option<(ConfigFile, PathBuf)>> {
     let path = match path {
         Some(path) => path,
         None if Path::new(DEFAULT_CONFIG).is_file() => Path::new(DEFAULT_CONFIG),
@@ -267,13 +272,23 @@ fn load_config(path: Option<&Path>) -> Result<Option<ConfigFile>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read the config file `{}`", path.display()))?;
     ConfigFile::parse(&text)
-        .map(Some)
+        .map(|file| Some((file, path.to_path_buf())))
         .with_context(|| format!("in `{}`", path.display()))
 }
 
-/// Fill in from the config file what the command line left at its default.
-fn apply_config(args: &mut AuditArgs, file: &ConfigFile) -> Result<()> {
+/// Fill in from the config file what the command line left at its default. `folder` is the
+/// config file's (relative `ca_certs` paths are read from there).
+fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) -> Result<()> {
     let crawl = &mut args.crawl;
+    if crawl.ca_certs.ca_certs.is_empty() {
+        for certificate in file.ca_certs.iter().flatten() {
+            let path = Path::new(certificate);
+            crawl.ca_certs.ca_certs.push(match folder {
+                Some(folder) if path.is_relative() => folder.join(path),
+                _ => path.to_path_buf(),
+            });
+        }
+    }
     if crawl.profiles.is_empty() {
         crawl.profiles = file.profiles.clone().unwrap_or_default();
     }

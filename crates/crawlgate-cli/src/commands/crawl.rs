@@ -65,7 +65,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
         ),
     };
     let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
-    let http = args.crawl.http();
+    let http = args.crawl.http()?;
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let on_event = |event: &CrawlEvent| {

@@ -2,6 +2,7 @@
 //! robots.txt handling. They build a [`CrawlConfig`] and [`HttpOptions`]; every default is the
 //! library's.
 
+use crate::commands::net::{self, CaCertArgs};
 use crawlgate_core::crawl::{Bounds, CrawlConfig};
 use crawlgate_core::signals::Profile;
 use crawlgate_crawl::HttpOptions;
@@ -62,7 +63,7 @@ pub(crate) struct CrawlArgs {
     pub(crate) include_subdomains: bool,
 
     /// Crawl this host too, as if it were the start host (same scheme and port), or HOST:PORT
-    /// for that port. Repeatable.
+    /// for that port, or an origin (`https://HOST[:PORT]`) for that scheme too. Repeatable.
     #[arg(long = "allow-host", value_name = "HOST")]
     pub(crate) allow_hosts: Vec<String>,
 
@@ -78,6 +79,9 @@ pub(crate) struct CrawlArgs {
     /// Don't probe /sitemap.xml when robots.txt names no sitemap there.
     #[arg(long)]
     pub(crate) no_sitemap_probe: bool,
+
+    #[command(flatten)]
+    pub(crate) ca_certs: CaCertArgs,
 }
 
 impl CrawlArgs {
@@ -107,19 +111,20 @@ impl CrawlArgs {
         config
     }
 
-    /// The network options.
-    pub(crate) fn http(&self) -> HttpOptions {
+    /// The network options; the `--ca-cert` files are read and checked.
+    pub(crate) fn http(&self) -> anyhow::Result<HttpOptions> {
         let mut http = HttpOptions {
             concurrency: self.concurrency,
             per_host: self.per_host,
             request_timeout: self.timeout,
             total_time: self.max_time,
+            extra_root_certs: net::read_ca_certs(&self.ca_certs.ca_certs)?,
             ..HttpOptions::default()
         };
         if let Some(user_agent) = &self.user_agent {
             http.user_agent.clone_from(user_agent);
         }
-        http
+        Ok(http)
     }
 }
 
@@ -173,7 +178,7 @@ mod tests {
         assert_eq!(config.bounds, Bounds::default());
         assert_eq!(config.profiles, vec![Profile::googlebot()]);
         assert!(!config.obey_robots && config.fetch_assets && config.probe_sitemap);
-        assert_eq!(args.http(), HttpOptions::default());
+        assert_eq!(args.http().unwrap(), HttpOptions::default());
     }
 
     #[test]
@@ -213,7 +218,7 @@ mod tests {
         assert!(config.scope.contains(&start, &other_port));
         assert_eq!(config.sitemaps.len(), 1);
         assert!(!config.fetch_assets && !config.probe_sitemap);
-        let http = args.http();
+        let http = args.http().unwrap();
         assert_eq!((http.concurrency, http.per_host), (3, 1));
         assert_eq!(http.request_timeout, Duration::from_millis(1500));
         assert_eq!(http.total_time, Duration::from_secs(60));

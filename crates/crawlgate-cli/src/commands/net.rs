@@ -1,8 +1,58 @@
 //! What the network commands share: their tokio runtime (built here, so `main` stays
-//! synchronous) and telling a URL argument from a file path.
+//! synchronous), telling a URL argument from a file path, and the root certificates of
+//! `--ca-cert`.
 
 use anyhow::Context;
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 use url::Url;
+
+/// A certificate file read at most (a system CA bundle is about 200 KiB).
+const MAX_CA_CERT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// `--ca-cert FILE`: root certificates trusted besides the system's, for every command that
+/// fetches over HTTP.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct CaCertArgs {
+    /// Trust this root certificate too, besides the system's: a PEM file (one or more
+    /// certificates) or a DER one. For a staging site behind an internal CA. Repeatable.
+    #[arg(long = "ca-cert", value_name = "FILE")]
+    pub(crate) ca_certs: Vec<PathBuf>,
+}
+
+impl CaCertArgs {
+    /// The HTTP options of a single fetch: the defaults, trusting the certificates.
+    pub(crate) fn http(&self) -> anyhow::Result<crawlgate_crawl::HttpOptions> {
+        Ok(crawlgate_crawl::HttpOptions {
+            extra_root_certs: read_ca_certs(&self.ca_certs)?,
+            ..crawlgate_crawl::HttpOptions::default()
+        })
+    }
+}
+
+/// Read and check each certificate file: an unreadable file or one that holds no usable
+/// certificate is an error naming it.
+pub(crate) fn read_ca_certs(paths: &[PathBuf]) -> anyhow::Result<Vec<Vec<u8>>> {
+    paths.iter().map(|path| read_ca_cert(path)).collect()
+}
+
+fn read_ca_cert(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let context = || format!("cannot use the CA certificate `{}`", path.display());
+    let file = std::fs::File::open(path).with_context(context)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_CA_CERT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(context)?;
+    if bytes.len() as u64 > MAX_CA_CERT_BYTES {
+        return Err(anyhow::anyhow!(
+            "larger than {} MiB: not a certificate file",
+            MAX_CA_CERT_BYTES / 1024 / 1024
+        ))
+        .with_context(context);
+    }
+    crawlgate_crawl::check_root_certificates(&bytes).with_context(context)?;
+    Ok(bytes)
+}
 
 /// A multi-threaded runtime for one command.
 pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -32,5 +82,20 @@ mod tests {
         assert!(as_url("./http:/x").is_none());
         assert!(as_url("HTTPS://example.com/robots.txt").unwrap().is_ok());
         assert!(as_url("http://").unwrap().is_err());
+    }
+
+    #[test]
+    fn ca_cert_files_are_read_and_checked() {
+        let dir = std::env::temp_dir().join(format!("crawlgate-ca-cert-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("ca.pem");
+        std::fs::write(&good, crawlgate_crawl::serve::LOOPBACK_CA_PEM).unwrap();
+        let bad = dir.join("notes.txt");
+        std::fs::write(&bad, "not a certificate").unwrap();
+        let read = read_ca_certs(std::slice::from_ref(&good)).unwrap();
+        assert_eq!(read, [crawlgate_crawl::serve::LOOPBACK_CA_PEM.as_bytes()]);
+        let error = format!("{:#}", read_ca_certs(&[good, bad]).unwrap_err());
+        assert!(error.contains("notes.txt"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

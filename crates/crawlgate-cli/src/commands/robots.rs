@@ -7,6 +7,7 @@
 //! decides every verdict, as it does for Googlebot). The work is done on the body bytes
 //! ([`test_body`], [`lint_body`]).
 
+use crate::commands::net::CaCertArgs;
 use crate::commands::{net, robots_diff};
 use crate::exit;
 use anyhow::{Context, bail};
@@ -87,6 +88,9 @@ struct TestArgs {
     /// are fine.
     #[arg(long, value_name = "FILE")]
     urls_from: Option<PathBuf>,
+
+    #[command(flatten)]
+    ca_certs: CaCertArgs,
 }
 
 /// Check a robots.txt for mistakes, as Googlebot and other crawlers would read it.
@@ -126,6 +130,9 @@ struct LintArgs {
         default_value = "googlebot"
     )]
     user_agents: Vec<String>,
+
+    #[command(flatten)]
+    ca_certs: CaCertArgs,
 }
 
 /// `--fail-on`: a severity, or never.
@@ -148,13 +155,13 @@ const LINT_MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 const MAX_URL_LINE_BYTES: usize = 64 * 1024;
 
 pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
-    let file = match &args.command {
-        RobotsCommand::Test(test) => &test.file,
-        RobotsCommand::Lint(lint) => &lint.file,
+    let (file, ca_certs) = match &args.command {
+        RobotsCommand::Test(test) => (&test.file, &test.ca_certs),
+        RobotsCommand::Lint(lint) => (&lint.file, &lint.ca_certs),
         RobotsCommand::Diff(diff) => return robots_diff::run(diff),
     };
     if let Some(url) = net::as_url(file) {
-        let robots = fetch(&url?)?;
+        let robots = fetch(&url?, &ca_certs.http()?)?;
         return match args.command {
             RobotsCommand::Test(args) => match robots.effect {
                 RobotsEffect::Rules => test_body(robots.body().unwrap_or_default(), &args),
@@ -194,9 +201,9 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Fetch the robots.txt governing `url`, saying on stderr what the answer means for Googlebot.
-pub(crate) fn fetch(url: &Url) -> anyhow::Result<RobotsFile> {
+pub(crate) fn fetch(url: &Url, http: &HttpOptions) -> anyhow::Result<RobotsFile> {
     let runtime = net::runtime()?;
-    let robots = runtime.block_on(fetch_robots(url, &HttpOptions::default()));
+    let robots = runtime.block_on(fetch_robots(url, http));
     if url.path() != "/robots.txt" {
         eprintln!(
             "note: a robots.txt is valid only at the root of its host: fetched {}",

@@ -114,7 +114,7 @@ impl Loaded {
 /// Reads a file (with the semantics of a 200 answer), or fetches a URL.
 fn load(argument: &str) -> anyhow::Result<Loaded> {
     if let Some(url) = net::as_url(argument) {
-        let file = fetch(&url?)?;
+        let file = fetch(&url?, &HttpOptions::default())?;
         let name = file.url.to_string();
         return Ok(match file.effect {
             RobotsEffect::Rules => Loaded {

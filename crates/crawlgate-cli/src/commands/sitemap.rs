@@ -62,6 +62,9 @@ struct CheckArgs {
     /// The time to check `lastmod` and news dates against (RFC 3339), instead of now.
     #[arg(long, value_name = "TIMESTAMP")]
     check_time: Option<jiff::Timestamp>,
+
+    #[command(flatten)]
+    ca_certs: net::CaCertArgs,
 }
 
 /// The exit threshold.
@@ -107,7 +110,8 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
         Output::Text
     };
     if let Some(url) = net::as_url(&args.file) {
-        return sitemap_fetch::check_url(&url?, &options, output, args.fail_on);
+        let http = args.ca_certs.http()?;
+        return sitemap_fetch::check_url(&url?, &http, &options, output, args.fail_on);
     }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());

@@ -22,10 +22,11 @@ struct JsonProblem<'a> {
     issues: [&'a Issue; 1],
 }
 
-/// Walk the sitemaps from `url`, printing each; the exit status follows `fail_on` over every
-/// issue met, fetch failures and cycles included.
+/// Walk the sitemaps from `url` (fetched with `http`), printing each; the exit status follows
+/// `fail_on` over every issue met, fetch failures and cycles included.
 pub(crate) fn check_url(
     url: &Url,
+    http: &HttpOptions,
     options: &SitemapOptions,
     output: Output,
     fail_on: FailOn,
@@ -63,12 +64,7 @@ pub(crate) fn check_url(
             }
         }
     };
-    runtime.block_on(fetch_sitemaps(
-        url,
-        &HttpOptions::default(),
-        &SitemapLimits::default(),
-        visit,
-    ));
+    runtime.block_on(fetch_sitemaps(url, http, &SitemapLimits::default(), visit));
     if let Some(error) = error {
         return Err(error);
     }

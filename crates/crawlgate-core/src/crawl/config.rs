@@ -54,14 +54,22 @@ impl CrawlConfig {
 pub struct Scope {
     /// Also crawl subdomains of the start host (same scheme and port).
     pub include_subdomains: bool,
-    /// Further hosts crawled as if they were the start host: `host` (same scheme and port), or
-    /// `host:port` for that port only (same scheme).
+    /// Further hosts crawled as if they were the start host: `host` (same scheme and port),
+    /// `host:port` for that port only (same scheme), or an origin, `scheme://host[:port]`, for
+    /// that scheme too (an `http://` shop with an `https://` checkout).
     pub allow_hosts: Vec<String>,
 }
 
 impl Scope {
     /// Whether `url` is crawled as a page when the crawl started at `start`.
     pub fn contains(&self, start: &Url, url: &Url) -> bool {
+        if self
+            .allow_hosts
+            .iter()
+            .any(|entry| is_origin_of(entry, url))
+        {
+            return true;
+        }
         if url.scheme() != start.scheme() {
             return false;
         }
@@ -90,6 +98,21 @@ impl Scope {
                 .iter()
                 .any(|h| h.eq_ignore_ascii_case(host))
     }
+}
+
+/// Whether `entry` is an origin (`https://host[:port]`, the scheme's port when none is written)
+/// and `url` is on it.
+fn is_origin_of(entry: &str, url: &Url) -> bool {
+    if !entry.contains("://") {
+        return false;
+    }
+    let Ok(origin) = Url::parse(entry) else {
+        return false;
+    };
+    origin.scheme() == url.scheme()
+        && origin.host_str().is_some()
+        && origin.host_str() == url.host_str()
+        && origin.port_or_known_default() == url.port_or_known_default()
 }
 
 /// Every bound of the crawl. Each has a default; a crawl never runs unbounded.
@@ -162,6 +185,27 @@ mod tests {
         assert!(!scope.contains(&start, &url("http://127.0.0.1:4003/a")));
         assert!(!scope.contains(&start, &url("http://localhost:4000/a")));
         assert!(!scope.contains(&start, &url("https://127.0.0.1:4001/a")));
+    }
+
+    #[test]
+    fn an_allowed_origin_adds_that_scheme_host_and_port() {
+        let start = url("http://127.0.0.1:4000/");
+        let scope = Scope {
+            include_subdomains: false,
+            allow_hosts: vec!["https://127.0.0.1:4001".into(), "https://shop.test".into()],
+        };
+        assert!(scope.contains(&start, &url("https://127.0.0.1:4001/checkout")));
+        assert!(!scope.contains(&start, &url("http://127.0.0.1:4001/checkout")));
+        assert!(!scope.contains(&start, &url("https://127.0.0.1:4002/")));
+        assert!(scope.contains(&start, &url("https://SHOP.test:443/a")));
+        assert!(!scope.contains(&start, &url("https://shop.test:8443/a")));
+        assert!(!scope.contains(&start, &url("https://www.shop.test/a")));
+        // A malformed origin adds nothing.
+        let broken = Scope {
+            include_subdomains: false,
+            allow_hosts: vec!["https://".into(), "://x".into()],
+        };
+        assert!(!broken.contains(&start, &url("https://x/")));
     }
 
     #[test]

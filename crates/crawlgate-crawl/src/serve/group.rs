@@ -1,7 +1,7 @@
 //! Several sites served together, each on its own port: one audit meets several origins (a shop,
 //! its CDN, a help centre…), each with its own robots.txt.
 
-use crate::serve::{Counters, ServeError, ServedSite, accept_loop, origin_of};
+use crate::serve::{Counters, ServeError, ServedSite, accept_loop, acceptor_for, origin_of};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,12 +17,12 @@ const MAX_SITES: usize = 64;
 /// Stops when dropped.
 ///
 /// Every listener is bound before any file is filled in, so each site can name the others: in
-/// every file and route, `{{origin:NAME}}` becomes site NAME's `http://127.0.0.1:PORT` and
-/// `{{port:NAME}}` its port (for a second host name on the same port: `http://localhost:{{port:www}}/`);
-/// `{{origin}}` stays the site's own origin.
+/// every file and route, `{{origin:NAME}}` becomes site NAME's `http://127.0.0.1:PORT` (or
+/// `https://…` for a site served over HTTPS) and `{{port:NAME}}` its port (for a second host name
+/// on the same port: `http://localhost:{{port:www}}/`); `{{origin}}` stays the site's own origin.
 #[derive(Debug)]
 pub struct SiteGroup {
-    addrs: BTreeMap<String, SocketAddr>,
+    endpoints: BTreeMap<String, Endpoint>,
     shutdown: watch::Sender<bool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -44,31 +44,37 @@ impl SiteGroup {
             .enable_all()
             .build()?;
         let mut listeners = Vec::with_capacity(sites.len());
-        let mut addrs = BTreeMap::new();
-        for name in sites.keys() {
+        let mut endpoints = BTreeMap::new();
+        for (name, site) in &sites {
             let listener = runtime.block_on(TcpListener::bind(("127.0.0.1", 0)))?;
-            addrs.insert(name.clone(), listener.local_addr()?);
-            listeners.push(listener);
+            let endpoint = Endpoint {
+                addr: listener.local_addr()?,
+                https: site.is_https(),
+            };
+            endpoints.insert(name.clone(), endpoint);
+            listeners.push((listener, acceptor_for(site)?));
         }
-        let placeholders = placeholders(&addrs);
+        let placeholders = placeholders(&endpoints);
         let (shutdown, stopped) = watch::channel(false);
         let mut loops = Vec::with_capacity(sites.len());
-        for ((name, site), listener) in sites.into_iter().zip(listeners) {
-            let own = addrs
+        for ((name, site), (listener, tls)) in sites.into_iter().zip(listeners) {
+            let own = endpoints
                 .get(&name)
-                .map(|addr| origin_of(*addr))
+                .map(Endpoint::origin)
                 .unwrap_or_default();
             let site = site.with_placeholders(&placeholders).with_origin(&own);
-            loops.push((listener, Arc::new(site), stopped.clone()));
+            loops.push((listener, Arc::new(site), stopped.clone(), tls));
         }
         let thread = std::thread::Builder::new()
             .name("crawlgate-serve-group".to_owned())
             .spawn(move || {
                 runtime.block_on(async move {
                     let mut tasks = Vec::with_capacity(loops.len());
-                    for (listener, site, stopped) in loops {
+                    for (listener, site, stopped, tls) in loops {
                         let counters = Arc::new(Counters::default());
-                        tasks.push(tokio::spawn(accept_loop(listener, site, counters, stopped)));
+                        tasks.push(tokio::spawn(accept_loop(
+                            listener, site, counters, stopped, tls,
+                        )));
                     }
                     for task in tasks {
                         let _ = task.await;
@@ -77,7 +83,7 @@ impl SiteGroup {
                 runtime.shutdown_timeout(Duration::from_secs(1));
             })?;
         Ok(Self {
-            addrs,
+            endpoints,
             shutdown,
             thread: Some(thread),
         })
@@ -85,24 +91,30 @@ impl SiteGroup {
 
     /// The names served, sorted.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.addrs.keys().map(String::as_str)
+        self.endpoints.keys().map(String::as_str)
     }
 
     /// The address site `name` is served on.
     pub fn addr(&self, name: &str) -> Option<SocketAddr> {
-        self.addrs.get(name).copied()
+        self.endpoints.get(name).map(|endpoint| endpoint.addr)
     }
 
-    /// Site `name`'s `http://127.0.0.1:PORT` joined with `path`.
+    /// Whether some site is served over HTTPS (a client must then trust
+    /// [`LOOPBACK_CA_PEM`](crate::serve::LOOPBACK_CA_PEM)).
+    pub fn has_https(&self) -> bool {
+        self.endpoints.values().any(|endpoint| endpoint.https)
+    }
+
+    /// Site `name`'s `http://127.0.0.1:PORT` (`https://` over HTTPS) joined with `path`.
     pub fn url(&self, name: &str, path: &str) -> Option<Url> {
-        let addr = self.addr(name)?;
-        Url::parse(&format!("http://{addr}/")).ok()?.join(path).ok()
+        let origin = self.endpoints.get(name)?.origin();
+        Url::parse(&format!("{origin}/")).ok()?.join(path).ok()
     }
 
     /// `text` with the group's placeholders (`{{origin:NAME}}`, `{{port:NAME}}`) filled in: for
     /// settings that travel with the sites (allowed hosts, sitemap URLs).
     pub fn fill(&self, text: &str) -> String {
-        placeholders(&self.addrs)
+        placeholders(&self.endpoints)
             .iter()
             .fold(text.to_owned(), |text, (placeholder, value)| {
                 text.replace(placeholder.as_str(), value)
@@ -119,14 +131,31 @@ impl Drop for SiteGroup {
     }
 }
 
-/// `({{origin:NAME}}, http://127.0.0.1:PORT)` and `({{port:NAME}}, PORT)` for every site.
-fn placeholders(addrs: &BTreeMap<String, SocketAddr>) -> Vec<(String, String)> {
-    addrs
+/// Where one site of the group is served.
+#[derive(Debug, Clone, Copy)]
+struct Endpoint {
+    addr: SocketAddr,
+    https: bool,
+}
+
+impl Endpoint {
+    /// `http://127.0.0.1:PORT` or `https://127.0.0.1:PORT`.
+    fn origin(&self) -> String {
+        origin_of(self.addr, self.https)
+    }
+}
+
+/// `({{origin:NAME}}, http(s)://127.0.0.1:PORT)` and `({{port:NAME}}, PORT)` for every site.
+fn placeholders(endpoints: &BTreeMap<String, Endpoint>) -> Vec<(String, String)> {
+    endpoints
         .iter()
-        .flat_map(|(name, addr)| {
+        .flat_map(|(name, endpoint)| {
             [
-                (format!("{{{{origin:{name}}}}}"), origin_of(*addr)),
-                (format!("{{{{port:{name}}}}}"), addr.port().to_string()),
+                (format!("{{{{origin:{name}}}}}"), endpoint.origin()),
+                (
+                    format!("{{{{port:{name}}}}}"),
+                    endpoint.addr.port().to_string(),
+                ),
             ]
         })
         .collect()

@@ -9,7 +9,9 @@
 //! bytes. `{{origin}}` in files and routes becomes the server's `http://127.0.0.1:PORT`, so
 //! fixture sites can carry absolute URLs. [`SiteServer`] serves it until dropped; [`SiteGroup`]
 //! serves several named sites on several ports, each able to name the others
-//! (`{{origin:NAME}}`).
+//! (`{{origin:NAME}}`). A site can be served over HTTPS ([`ServedSite::https`]) with a committed
+//! certificate for 127.0.0.1 signed by [`LOOPBACK_CA_PEM`]; its origin is then
+//! `https://127.0.0.1:PORT`.
 //!
 //! Every connection is bounded: a request head must arrive within 10 s, and shutting the server
 //! down closes every connection. Responses go through hyper, which keeps them well-formed; the
@@ -22,10 +24,12 @@ mod raw;
 mod respond;
 mod route;
 mod site;
+mod tls;
 
 pub use group::SiteGroup;
 pub use route::Route;
-pub use site::{ORIGIN_PLACEHOLDER, PageMaker, ROUTES_FILE, ServedSite};
+pub use site::{ORIGIN_PLACEHOLDER, PageMaker, ROUTES_FILE, ServedSite, TLS_MARKER};
+pub use tls::LOOPBACK_CA_PEM;
 
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -37,6 +41,7 @@ use std::time::Duration;
 use thiserror::Error;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 use url::Url;
 
 /// Time a client has to send a request head (also bounds idle keep-alive connections).
@@ -55,13 +60,15 @@ pub enum ServeError {
     Routes(String),
     #[error("cannot listen on 127.0.0.1: {0}")]
     Listen(#[from] std::io::Error),
+    #[error("cannot serve over HTTPS: {0}")]
+    Tls(String),
 }
 
 /// A running server. Stops when dropped (or on [`SiteServer::shutdown`]).
 #[derive(Debug)]
 pub struct SiteServer {
     addr: SocketAddr,
-    /// `http://127.0.0.1:PORT/`.
+    /// `http://127.0.0.1:PORT/` (`https://` for a site served over HTTPS).
     base: Url,
     shutdown: watch::Sender<bool>,
     counters: Arc<Counters>,
@@ -72,13 +79,21 @@ pub struct SiteServer {
 impl SiteServer {
     /// Serve `site` on `127.0.0.1:0` from the current tokio runtime.
     pub async fn start(site: ServedSite) -> Result<Self, ServeError> {
+        let tls = acceptor_for(&site)?;
         let listener = TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
-        let base = base_url(addr)?;
-        let site = Arc::new(site.with_origin(&origin_of(addr)));
+        let base = base_url(addr, site.is_https())?;
+        let own = origin_of(addr, site.is_https());
+        let site = Arc::new(site.with_origin(&own));
         let (shutdown, stopped) = watch::channel(false);
         let counters = Arc::new(Counters::default());
-        tokio::spawn(accept_loop(listener, site, Arc::clone(&counters), stopped));
+        tokio::spawn(accept_loop(
+            listener,
+            site,
+            Arc::clone(&counters),
+            stopped,
+            tls,
+        ));
         Ok(Self {
             addr,
             base,
@@ -91,21 +106,23 @@ impl SiteServer {
     /// Serve `site` on `127.0.0.1:0` from a thread of its own (for synchronous callers: the
     /// CLI, end-to-end tests). Dropping the server stops and joins the thread.
     pub fn start_in_background(site: ServedSite) -> Result<Self, ServeError> {
+        let tls = acceptor_for(&site)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()?;
         let listener = runtime.block_on(TcpListener::bind(("127.0.0.1", 0)))?;
         let addr = listener.local_addr()?;
-        let base = base_url(addr)?;
-        let site = Arc::new(site.with_origin(&origin_of(addr)));
+        let base = base_url(addr, site.is_https())?;
+        let own = origin_of(addr, site.is_https());
+        let site = Arc::new(site.with_origin(&own));
         let (shutdown, stopped) = watch::channel(false);
         let counters = Arc::new(Counters::default());
         let thread_counters = Arc::clone(&counters);
         let thread = std::thread::Builder::new()
             .name("crawlgate-serve".to_owned())
             .spawn(move || {
-                runtime.block_on(accept_loop(listener, site, thread_counters, stopped));
+                runtime.block_on(accept_loop(listener, site, thread_counters, stopped, tls));
                 // Connections still open end with the runtime.
                 runtime.shutdown_timeout(Duration::from_secs(1));
             })?;
@@ -123,7 +140,7 @@ impl SiteServer {
         self.addr
     }
 
-    /// `http://127.0.0.1:PORT` joined with `path` (e.g. `/robots.txt`).
+    /// `http://127.0.0.1:PORT` (`https://` over HTTPS) joined with `path` (e.g. `/robots.txt`).
     pub fn url(&self, path: &str) -> Url {
         self.base.join(path).unwrap_or_else(|_| self.base.clone())
     }
@@ -199,13 +216,29 @@ impl Drop for Answering {
     }
 }
 
-/// `http://127.0.0.1:PORT`, what [`ORIGIN_PLACEHOLDER`] becomes.
-fn origin_of(addr: SocketAddr) -> String {
-    format!("http://{addr}")
+/// `http://127.0.0.1:PORT` (`https://` over HTTPS), what [`ORIGIN_PLACEHOLDER`] becomes.
+fn origin_of(addr: SocketAddr, https: bool) -> String {
+    let scheme = if https { "https" } else { "http" };
+    format!("{scheme}://{addr}")
 }
 
-fn base_url(addr: SocketAddr) -> Result<Url, ServeError> {
-    Url::parse(&format!("http://{addr}/")).map_err(|error| ServeError::Site(error.to_string()))
+fn base_url(addr: SocketAddr, https: bool) -> Result<Url, ServeError> {
+    Url::parse(&format!("{}/", origin_of(addr, https)))
+        .map_err(|error| ServeError::Site(error.to_string()))
+}
+
+/// The TLS acceptor a site needs: `None` over plain HTTP. Routes written by hand need the bare
+/// TCP socket (a reset is a TCP matter), so a site with some is not served over HTTPS.
+fn acceptor_for(site: &ServedSite) -> Result<Option<TlsAcceptor>, ServeError> {
+    if !site.is_https() {
+        return Ok(None);
+    }
+    if site.has_raw_routes() {
+        return Err(ServeError::Tls(
+            "routes written by hand (a lying Content-Length, raw headers) are served over plain HTTP only".to_owned(),
+        ));
+    }
+    tls::loopback_acceptor().map(Some)
 }
 
 impl Drop for SiteServer {
@@ -222,6 +255,7 @@ async fn accept_loop(
     site: Arc<ServedSite>,
     counters: Arc<Counters>,
     mut stopped: watch::Receiver<bool>,
+    tls: Option<TlsAcceptor>,
 ) {
     let by_hand = site.has_raw_routes();
     loop {
@@ -238,9 +272,18 @@ async fn accept_loop(
         let site = Arc::clone(&site);
         let counters = Arc::clone(&counters);
         let mut stopped = stopped.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
             let connection = async {
-                if by_hand {
+                if let Some(tls) = tls {
+                    // The handshake is bounded like a request head; a client that fails it
+                    // (one that does not trust the certificate) just goes away.
+                    if let Ok(Ok(stream)) =
+                        tokio::time::timeout(HEADER_READ_TIMEOUT, tls.accept(stream)).await
+                    {
+                        serve_with_hyper(TokioIo::new(stream), site, counters, true).await;
+                    }
+                } else if by_hand {
                     serve_one_by_peeking(stream, site, counters).await;
                 } else {
                     serve_with_hyper(TokioIo::new(stream), site, counters, true).await;

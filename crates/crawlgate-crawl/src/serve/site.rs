@@ -11,6 +11,10 @@ use std::sync::Arc;
 /// The name of the routes file inside a site folder (never served itself).
 pub const ROUTES_FILE: &str = "_routes.toml";
 
+/// A file by this name in a site folder (its content is ignored, and it is never served) makes
+/// the site served over HTTPS ([`ServedSite::https`]).
+pub const TLS_MARKER: &str = "_tls";
+
 /// Replaced, in every file and route, by the server's origin (`http://127.0.0.1:PORT`) when it
 /// starts: fixture sites need absolute URLs (robots.txt `Sitemap:` lines, sitemap `<loc>`s) but
 /// their port is chosen at random.
@@ -28,6 +32,7 @@ pub struct ServedSite {
     files: HashMap<String, Bytes>,
     routes: HashMap<String, Route>,
     generators: Vec<Generator>,
+    https: bool,
 }
 
 /// Makes the body of a request target (`/path?query`), or `None` for a 404.
@@ -55,7 +60,7 @@ impl ServedSite {
     }
 
     /// A site read from a folder (`fixtures/sites/<name>/`): every file under it, served by its
-    /// path; `_routes.toml`, when present, gives the routes.
+    /// path; `_routes.toml`, when present, gives the routes; a `_tls` file serves it over HTTPS.
     pub fn from_dir(dir: impl AsRef<Path>) -> Result<Self, ServeError> {
         let dir = dir.as_ref();
         let mut files = Vec::new();
@@ -64,7 +69,7 @@ impl ServedSite {
     }
 
     /// A site from memory: `(path, bytes)` pairs (paths `/`-separated, a leading `/` optional).
-    /// A `_routes.toml` among them gives the routes.
+    /// A `_routes.toml` among them gives the routes; a `_tls` serves the site over HTTPS.
     pub fn from_files<P, B>(files: impl IntoIterator<Item = (P, B)>) -> Result<Self, ServeError>
     where
         P: AsRef<str>,
@@ -82,6 +87,8 @@ impl ServedSite {
                 for route in routes.route {
                     site = site.route(route);
                 }
+            } else if path == TLS_MARKER {
+                site.https = true;
             } else {
                 site.files.insert(path.to_owned(), bytes);
             }
@@ -120,6 +127,21 @@ impl ServedSite {
             make: Arc::new(make),
         });
         self
+    }
+
+    /// Serve the site over HTTPS, with the loopback certificate (for 127.0.0.1 and `localhost`,
+    /// signed by [`LOOPBACK_CA_PEM`](crate::serve::LOOPBACK_CA_PEM), which the client must be
+    /// told to trust). Its origin is then `https://127.0.0.1:PORT`. Routes written by hand
+    /// ([`Route::is_raw`]) are not served over HTTPS.
+    #[must_use]
+    pub fn https(mut self) -> Self {
+        self.https = true;
+        self
+    }
+
+    /// Whether the site is served over HTTPS.
+    pub fn is_https(&self) -> bool {
+        self.https
     }
 
     /// Whether some route is written on the socket by hand ([`Route::is_raw`]).
