@@ -36,6 +36,7 @@ use crate::site::{
 };
 use crate::sitemap::{Entry, SitemapKind};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use thiserror::Error;
 use url::Url;
@@ -682,7 +683,7 @@ impl Crawl {
                 Via::Start => push_reference(
                     resource,
                     Reference {
-                        from: url.clone(),
+                        from: url.clone().into_owned(),
                         kind: ReferenceKind::Start,
                         line: None,
                     },
@@ -693,24 +694,7 @@ impl Crawl {
                     rel,
                     occurrences,
                     ..
-                } => {
-                    let links = &mut resource.inbound_links;
-                    if rel.is_qualified() {
-                        links.qualified = links.qualified.saturating_add(occurrences);
-                    } else {
-                        links.followed = links.followed.saturating_add(occurrences);
-                    }
-                    keep_first_samples(
-                        &mut links.samples,
-                        LinkSample {
-                            from: from.clone(),
-                            line,
-                            rel,
-                        },
-                        LINK_SAMPLES,
-                        |sample| (sample.from.as_str(), sample.line),
-                    );
-                }
+                } => count_link(&mut resource.inbound_links, from, line, rel, occurrences),
                 Via::Sitemap(listing) => insert_listing(resource, listing),
                 Via::Reference(reference) => push_reference(resource, reference),
             }
@@ -802,7 +786,9 @@ impl Crawl {
         depth: u32,
         parent: Option<usize>,
     ) {
-        let Some(url) = crawlable(url) else { return };
+        let Some(url) = crawlable(url).map(Cow::into_owned) else {
+            return;
+        };
         if url.path() == "/robots.txt" {
             // A `Sitemap:` line (or index entry) naming a robots.txt.
             self.cycles.push(SitemapCycle {
@@ -1212,6 +1198,35 @@ enum QueueName {
     Seeds,
 }
 
+/// Counts `occurrences` links from `from` and keeps the first few as samples. Most links reach
+/// pages whose samples are full: the linking URL is copied only when it is kept.
+fn count_link(
+    links: &mut InboundLinks,
+    from: &Url,
+    line: Option<u32>,
+    rel: LinkRel,
+    occurrences: u32,
+) {
+    if rel.is_qualified() {
+        links.qualified = links.qualified.saturating_add(occurrences);
+    } else {
+        links.followed = links.followed.saturating_add(occurrences);
+    }
+    if let Some(at) = sample_slot(
+        &links.samples,
+        (from.as_str(), line),
+        LINK_SAMPLES,
+        |sample| (sample.from.as_str(), sample.line),
+    ) {
+        let sample = LinkSample {
+            from: from.clone(),
+            line,
+            rel,
+        };
+        insert_sample(&mut links.samples, at, sample, LINK_SAMPLES);
+    }
+}
+
 fn push_reference(resource: &mut Resource, reference: Reference) {
     if resource.references.contains(&reference) {
         return;
@@ -1244,10 +1259,26 @@ fn keep_first_samples<T>(
     cap: usize,
     key: impl Fn(&T) -> (&str, Option<u32>),
 ) -> bool {
-    let at = samples.partition_point(|kept| key(kept) <= key(&sample));
-    if at >= cap {
-        return true;
+    match sample_slot(samples, key(&sample), cap, key) {
+        Some(at) => insert_sample(samples, at, sample, cap),
+        None => true,
     }
+}
+
+/// Where a sample keyed `new_key` goes among the kept ones, or `None` when it falls past the
+/// cap. Lets a caller build a sample only when it is kept (see [`keep_first_samples`]).
+fn sample_slot<T>(
+    samples: &[T],
+    new_key: (&str, Option<u32>),
+    cap: usize,
+    key: impl Fn(&T) -> (&str, Option<u32>),
+) -> Option<usize> {
+    let at = samples.partition_point(|kept| key(kept) <= new_key);
+    (at < cap).then_some(at)
+}
+
+/// Inserts `sample` at `at` and trims to `cap`. Returns whether one was left out.
+fn insert_sample<T>(samples: &mut Vec<T>, at: usize, sample: T, cap: usize) -> bool {
     samples.insert(at, sample);
     if samples.len() > cap {
         samples.truncate(cap);
@@ -1256,14 +1287,18 @@ fn keep_first_samples<T>(
     false
 }
 
-/// The URL as the crawl keys it (fragment dropped), when it is http(s).
-fn crawlable(url: &Url) -> Option<Url> {
+/// The URL as the crawl keys it (fragment dropped), when it is http(s). Borrowed when it has no
+/// fragment: every link of every page comes through here, most of them already known.
+fn crawlable(url: &Url) -> Option<Cow<'_, Url>> {
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return None;
     }
+    if url.fragment().is_none() {
+        return Some(Cow::Borrowed(url));
+    }
     let mut url = url.clone();
     url.set_fragment(None);
-    Some(url)
+    Some(Cow::Owned(url))
 }
 
 /// A sitemap entry's URL: absolute `loc`s only (relative ones are `sitemap/loc-invalid`).
