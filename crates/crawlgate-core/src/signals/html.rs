@@ -164,18 +164,18 @@ mod tests {
     use proptest::strategy::Strategy;
     use std::path::{Path, PathBuf};
 
-    fn both_ways(text: &str) -> (Signals, Signals) {
+    /// `text` read one way: its signals and declared encoding.
+    fn read(text: &str, reading: Reading) -> (Signals, Option<String>) {
         let url = Url::parse("https://example.com/dir/page.html").unwrap();
-        let mut fast = Signals::default();
-        extract_html_with(text, encoding_rs::UTF_8, &url, &mut fast, Reading::Fast);
-        let mut reference = Signals::default();
-        extract_html_with(
-            text,
-            encoding_rs::UTF_8,
-            &url,
-            &mut reference,
-            Reading::Html5ever(Extent::Whole),
-        );
+        let mut signals = Signals::default();
+        let declared = extract_html_with(text, encoding_rs::UTF_8, &url, &mut signals, reading);
+        (signals, declared)
+    }
+
+    /// What production reads, and the full html5ever parse.
+    fn both_ways(text: &str) -> (Signals, Signals) {
+        let (fast, _) = read(text, Reading::Fast);
+        let (reference, _) = read(text, Reading::Html5ever(Extent::Whole));
         (fast, reference)
     }
 
@@ -392,19 +392,10 @@ mod tests {
     /// The plain-head path and html5ever up to `<body>`: signals (lines and quoted tags
     /// included) and declared encoding.
     fn fast_and_html5ever(text: &str) -> ((Signals, Option<String>), (Signals, Option<String>)) {
-        let url = Url::parse("https://example.com/dir/page.html").unwrap();
-        let mut fast = Signals::default();
-        let fast_encoding =
-            extract_html_with(text, encoding_rs::UTF_8, &url, &mut fast, Reading::Fast);
-        let mut reference = Signals::default();
-        let reference_encoding = extract_html_with(
-            text,
-            encoding_rs::UTF_8,
-            &url,
-            &mut reference,
-            Reading::Html5ever(Extent::UntilBody),
-        );
-        ((fast, fast_encoding), (reference, reference_encoding))
+        (
+            read(text, Reading::Fast),
+            read(text, Reading::Html5ever(Extent::UntilBody)),
+        )
     }
 
     /// Where the plain-head path is taken it gives exactly what html5ever gives, on every
