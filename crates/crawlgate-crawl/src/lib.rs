@@ -21,7 +21,7 @@ pub use driver::crawl;
 pub use fetch_one::{
     SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_robots, fetch_sitemaps,
 };
-pub use resolve::{ResolveError, parse_resolve};
+pub use resolve::{ResolveError, parse_resolve, resolvable_host};
 pub use roots::check_root_certificates;
 
 use std::net::SocketAddr;

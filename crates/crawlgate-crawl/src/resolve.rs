@@ -55,9 +55,10 @@ pub fn parse_resolve(spec: &str) -> Result<(String, SocketAddr), ResolveError> {
 }
 
 /// `host` as a URL writes it (`WWW.Example.com` → `www.example.com`, IDNA → punycode), when it
-/// is a domain name: an IP address is never looked up, and reqwest matches overrides by exact
-/// name, so a wildcard would never match.
-pub(crate) fn resolvable_host(host: &str) -> Result<String, ResolveError> {
+/// is a domain name that can be resolved: an IP address is never looked up, and overrides match
+/// by exact name, so a wildcard would never match. [`crate::Fetcher::new`] applies it to
+/// [`crate::HttpOptions::resolve`].
+pub fn resolvable_host(host: &str) -> Result<String, ResolveError> {
     let error = |reason: &str| ResolveError::Host {
         host: host.to_owned(),
         reason: reason.to_owned(),
