@@ -72,10 +72,9 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
     }
     let stdout = text(&output.stdout);
     assert!(
-        stdout.starts_with("crawlgate audited http://127.0.0.1:"),
+        stdout.starts_with("crawlgate audited http://www.northwind.test/ for googlebot, bingbot"),
         "{stdout}"
     );
-    assert!(stdout.contains("for googlebot, bingbot"), "{stdout}");
     assert!(stdout.contains("reports: "), "{stdout}");
 
     let report = report_json(&dir);
@@ -156,14 +155,7 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
         .map(|f| format!("{} {}", f["rule"], f["url"]))
         .collect();
     assert!(on_clean.is_empty(), "findings on clean pages: {on_clean:?}");
-    // The demo never leaves the machine: every robots.txt fetched is on 127.0.0.1 or localhost.
-    for robots in report["robots"].as_array().unwrap() {
-        let url = url::Url::parse(robots["url"].as_str().unwrap()).unwrap();
-        assert!(
-            matches!(url.host_str(), Some("127.0.0.1" | "localhost")),
-            "the demo reached {url}"
-        );
-    }
+    assert_the_demo_stays_on_its_own_hosts(&report);
     // The clean pages were crawled (so the assertion above means something).
     let pages = report.to_string();
     for url in &clean {
@@ -175,6 +167,20 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The demo never leaves the machine: every robots.txt fetched is on one of its own hosts
+/// (resolved by the audit to 127.0.0.1; no DNS server answers for `.test`), named without a port.
+fn assert_the_demo_stays_on_its_own_hosts(report: &Value) {
+    for robots in report["robots"].as_array().unwrap() {
+        let url = url::Url::parse(robots["url"].as_str().unwrap()).unwrap();
+        assert!(
+            url.host_str()
+                .is_some_and(|host| host.ends_with(".northwind.test"))
+                && url.port().is_none(),
+            "the demo reached {url}"
+        );
+    }
+}
+
 /// The secure site is served over HTTPS (the audit trusts the demo's own certificate): its
 /// product page names the shop's `http://` page (on `origin`) as canonical.
 fn assert_https_page_canonical_to_http(report: &Value, origin: &str) {
@@ -183,8 +189,8 @@ fn assert_https_page_canonical_to_http(report: &Value, origin: &str) {
         .find(|f| f["rule"] == "canonical/https-to-http")
         .expect("canonical/https-to-http fires");
     let page = finding["url"].as_str().unwrap();
-    assert!(
-        page.starts_with("https://127.0.0.1:") && page.ends_with("/products/summit-2"),
+    assert_eq!(
+        page, "https://secure.northwind.test/products/summit-2",
         "{finding}"
     );
     let evidence = finding["evidence"].to_string();
@@ -192,6 +198,36 @@ fn assert_https_page_canonical_to_http(report: &Value, origin: &str) {
         evidence.contains(&format!(r#""href":"{origin}/shop/tents/summit-2""#)),
         "{finding}"
     );
+}
+
+/// The demo's sites are named by host (`http://www.northwind.test/`), not by the ports they
+/// happen to get, and audited at a fixed time: two runs write the same bytes.
+#[test]
+fn two_demo_runs_write_identical_reports() {
+    let dirs = [out_dir("demo-run-1"), out_dir("demo-run-2")];
+    // Both at once: the test costs one run's time on two cores.
+    let runs: Vec<std::process::Child> = dirs
+        .iter()
+        .map(|dir| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+                .args(["audit", "--demo", "--quiet", "-o", dir.to_str().unwrap()])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("the crawlgate binary runs")
+        })
+        .collect();
+    for mut run in runs {
+        assert_eq!(run.wait().unwrap().code(), Some(1));
+    }
+    for name in ["report.json", "report.md", "report.html"] {
+        let [first, second] = dirs
+            .each_ref()
+            .map(|dir| std::fs::read(dir.join(name)).unwrap());
+        assert!(first == second, "{name} differs between two runs");
+    }
+    for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 #[test]

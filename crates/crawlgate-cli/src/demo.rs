@@ -2,22 +2,32 @@
 //! served on 127.0.0.1 for the length of the audit.
 //!
 //! Each folder of the demo is a site of its own, served on its own port (one origin can give only
-//! one robots.txt outcome, and the demo shows many); `www` is where the audit starts.
-//! `_demo.toml` holds the demo's audit settings (the keys of `crawlgate.toml`), with the sites'
-//! placeholders (`{{origin:NAME}}`, `{{port:NAME}}`) filled in. A site whose folder holds a `_tls`
-//! file is served over HTTPS; the audit trusts its certificate in-process
-//! ([`Demo::root_certificates`]).
+//! one robots.txt outcome, and the demo shows many) under a host name of its own,
+//! `http://NAME.northwind.test` (`www` is where the audit starts), which the audit resolves to
+//! that port in memory ([`Demo::resolve`]): the report reads like a real site's and is the same
+//! on every run, whatever ports were free. `_demo.toml` holds the demo's audit settings (the keys
+//! of `crawlgate.toml`), with the sites' placeholders (`{{host:NAME}}`, `{{origin:NAME}}`) filled
+//! in. A site whose folder holds a `_tls` file is served over HTTPS; the audit trusts its
+//! certificate in-process ([`Demo::root_certificates`]).
 
 use anyhow::{Context, Result};
 use crawlgate::ConfigFile;
-use crawlgate_crawl::serve::{LOOPBACK_CA_PEM, ServedSite, SiteGroup};
+use crawlgate_crawl::serve::{HostNames, LOOPBACK_CA_PEM, ServedSite, SiteGroup};
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
 use url::Url;
 
 include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 
 /// The site the audit starts at.
 const START_SITE: &str = "www";
+/// Site NAME is `NAME.northwind.test` (`.test` is reserved: no DNS server answers for it, so
+/// nothing but the demo's own audit reaches these names). The loopback certificate covers
+/// `secure.northwind.test`.
+const HOST_SUFFIX: &str = "northwind.test";
+/// Second host names for a site's server: `staging.northwind.test` serves the shop, as a
+/// staging copy would (a page's canonical leaks it: `www/journal/partner-review`).
+const ALIASES: &[(&str, &str)] = &[("staging", "www")];
 /// The demo's own audit settings, at the top of the demo folder.
 const SETTINGS_FILE: &str = "_demo.toml";
 /// The demo's clock. Its sitemap dates, news articles and `unavailable_after` dates are written
@@ -30,7 +40,7 @@ pub(crate) struct Demo {
 }
 
 impl Demo {
-    /// Serve every demo site on an ephemeral port of 127.0.0.1.
+    /// Serve every demo site on an ephemeral port of 127.0.0.1, as `NAME.northwind.test`.
     pub(crate) fn start() -> Result<Self> {
         let mut by_site: BTreeMap<&str, Vec<(&str, &[u8])>> = BTreeMap::new();
         for (path, bytes) in DEMO_FILES {
@@ -44,7 +54,13 @@ impl Demo {
                 .with_context(|| format!("the embedded demo site `{name}` is invalid"))?;
             sites.push((name.to_owned(), site));
         }
-        let sites = SiteGroup::start_in_background(sites).context("cannot serve the demo")?;
+        let names = ALIASES
+            .iter()
+            .fold(HostNames::new(HOST_SUFFIX), |names, (alias, site)| {
+                names.alias(*alias, *site)
+            });
+        let sites =
+            SiteGroup::start_named_in_background(sites, &names).context("cannot serve the demo")?;
         Ok(Self { sites })
     }
 
@@ -53,6 +69,12 @@ impl Demo {
         self.sites
             .url(START_SITE, "/")
             .context("the embedded demo has no `www` site")
+    }
+
+    /// The demo's host names and the addresses they are served on: the audit resolves them
+    /// from this list, never from DNS.
+    pub(crate) fn resolve(&self) -> Vec<(String, SocketAddr)> {
+        self.sites.resolve()
     }
 
     /// The root certificates the audit must trust: the loopback CA when a demo site is served
@@ -72,7 +94,7 @@ impl Demo {
             .unwrap_or_else(|_| jiff::Timestamp::now())
     }
 
-    /// The demo's audit settings (`_demo.toml`), ports filled in.
+    /// The demo's audit settings (`_demo.toml`), host names filled in.
     pub(crate) fn settings(&self) -> Result<Option<ConfigFile>> {
         let Some((_, bytes)) = DEMO_FILES.iter().find(|(path, _)| *path == SETTINGS_FILE) else {
             return Ok(None);
@@ -102,16 +124,32 @@ mod tests {
     fn the_demo_starts_at_www_and_its_settings_parse() {
         let demo = Demo::start().unwrap();
         let start = demo.start_url().unwrap();
-        assert_eq!(start.host_str(), Some("127.0.0.1"));
+        assert_eq!(start.as_str(), "http://www.northwind.test/");
+        // Every site and alias is resolved to the port it is served on.
+        let resolve = demo.resolve();
+        let names: Vec<&str> = demo.sites.names().collect();
+        assert_eq!(resolve.len(), names.len() + ALIASES.len());
+        for name in names {
+            let host = format!("{name}.{HOST_SUFFIX}");
+            let addr = demo.sites.addr(name);
+            assert!(
+                resolve.iter().any(|(h, a)| *h == host && Some(*a) == addr),
+                "{host}"
+            );
+        }
+        assert!(resolve.contains(&(
+            "staging.northwind.test".to_owned(),
+            demo.sites.addr("www").unwrap()
+        )));
         assert_eq!(Demo::audit_time().to_string(), AUDIT_TIME);
         let settings = demo.settings().unwrap().unwrap();
         let allowed = settings.allow_hosts.unwrap_or_default();
         for host in &allowed {
-            assert!(!host.contains("{{"), "{host}");
+            assert!(host.ends_with(".northwind.test"), "{host}");
         }
         // The secure site is served over HTTPS, allowed as an origin, and its CA is trusted.
         let secure = demo.sites.url("secure", "/").unwrap();
-        assert_eq!(secure.scheme(), "https");
+        assert_eq!(secure.as_str(), "https://secure.northwind.test/");
         assert!(allowed.contains(&secure.origin().ascii_serialization()));
         assert_eq!(
             demo.root_certificates(),

@@ -10,6 +10,7 @@
 //! gzip bytes and the sitemap parser recognises it by its magic bytes.
 
 use crate::HttpOptions;
+use crate::resolve::{ResolveError, resolvable_host};
 use crate::roots::root_certificates;
 use crawlgate_core::crawl::{Request, Response};
 use crawlgate_core::finding::RedirectHop;
@@ -30,6 +31,9 @@ pub enum ClientError {
     Build(String),
     #[error("not a usable root certificate: {0}")]
     RootCertificate(String),
+    /// A host-name override ([`HttpOptions::resolve`]) names no usable host.
+    #[error(transparent)]
+    Resolve(#[from] ResolveError),
 }
 
 /// Body bytes reserved up front at most, whatever `Content-Length` claims.
@@ -61,7 +65,8 @@ struct Hop {
 
 impl Fetcher {
     /// A client with `http`'s User-Agent and per-request timeout, trusting the system's root
-    /// certificates and `http.extra_root_certs`; redirects are not followed by the client (they
+    /// certificates and `http.extra_root_certs`, answering `http.resolve`'s host names from its
+    /// addresses (a host listed twice: the later entry wins); redirects are not followed by the client (they
     /// are followed and recorded by [`Fetcher::fetch`]).
     pub fn new(http: &HttpOptions) -> Result<Self, ClientError> {
         install_crypto_provider();
@@ -78,6 +83,9 @@ impl Fetcher {
             }
             // Merged with the platform's roots: an internal CA is trusted, the public ones stay.
             builder = builder.tls_certs_merge(extra);
+        }
+        for (host, addr) in &http.resolve {
+            builder = builder.resolve(&resolvable_host(host)?, *addr);
         }
         let client = builder
             .user_agent(http.user_agent.clone())

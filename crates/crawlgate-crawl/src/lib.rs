@@ -11,6 +11,7 @@
 mod client;
 mod driver;
 mod fetch_one;
+mod resolve;
 mod roots;
 pub mod serve;
 
@@ -20,8 +21,10 @@ pub use driver::crawl;
 pub use fetch_one::{
     SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_robots, fetch_sitemaps,
 };
+pub use resolve::{ResolveError, parse_resolve, resolvable_host};
 pub use roots::check_root_certificates;
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -45,6 +48,12 @@ pub struct HttpOptions {
     /// Root certificates trusted besides the system's (default none): each item PEM text (one or
     /// more certificates) or one DER certificate. For a site behind an internal CA.
     pub extra_root_certs: Vec<Vec<u8>>,
+    /// Host names answered from this list instead of DNS, like curl's `--resolve` (default
+    /// none): `(host, address)`. An address with port 0 takes the URL's port (or its scheme's
+    /// default); with a port, URLs that name none connect to it. URLs, `Host` headers and TLS
+    /// certificate checks keep the host name. For a new server audited under the production
+    /// name before the DNS switch. [`parse_resolve`] reads `HOST=ADDR[:PORT]`.
+    pub resolve: Vec<(String, SocketAddr)>,
 }
 
 impl Default for HttpOptions {
@@ -56,6 +65,7 @@ impl Default for HttpOptions {
             total_time: Duration::from_secs(60 * 60),
             user_agent: default_user_agent(),
             extra_root_certs: Vec::new(),
+            resolve: Vec::new(),
         }
     }
 }

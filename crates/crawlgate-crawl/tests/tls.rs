@@ -5,7 +5,7 @@
 mod support;
 
 use crawlgate_core::site::FailureKind;
-use crawlgate_crawl::serve::{LOOPBACK_CA_PEM, ServedSite, SiteGroup, TLS_MARKER};
+use crawlgate_crawl::serve::{HostNames, LOOPBACK_CA_PEM, ServedSite, SiteGroup, TLS_MARKER};
 use crawlgate_crawl::{ClientError, Fetcher, HttpOptions};
 use support::{http, serve};
 
@@ -113,4 +113,52 @@ fn raw_routes_are_not_served_over_https() {
         .https();
     let error = crawlgate_crawl::serve::SiteServer::start_in_background(site).unwrap_err();
     assert!(error.to_string().contains("plain HTTP"), "{error}");
+}
+
+#[test]
+fn a_named_https_site_is_verified_under_its_host_name() {
+    let secure = ServedSite::from_files([
+        (TLS_MARKER, &b""[..]),
+        ("index.html", &b"<a href='{{origin:www}}/'>shop</a>"[..]),
+    ])
+    .unwrap();
+    let www = ServedSite::new().file("index.html", "<p>");
+    let group = SiteGroup::start_named_in_background(
+        [("secure".to_owned(), secure), ("www".to_owned(), www)],
+        &HostNames::new("northwind.test"),
+    )
+    .unwrap();
+    let secure_url = group.url("secure", "/").unwrap();
+    assert_eq!(secure_url.as_str(), "https://secure.northwind.test/");
+    let secure_addr = group.addr("secure").unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let fetch = |resolve: Vec<(String, std::net::SocketAddr)>, url: &url::Url| {
+        let options = HttpOptions {
+            resolve,
+            ..trusting_the_loopback_ca()
+        };
+        let fetcher = Fetcher::new(&options).unwrap();
+        runtime
+            .block_on(fetcher.fetch_url(url, 10, Some(MIB)))
+            .outcome
+    };
+    // The certificate names secure.northwind.test.
+    let received = fetch(group.resolve(), &secure_url).expect("a response over HTTPS");
+    assert_eq!(
+        received.body,
+        b"<a href='http://www.northwind.test/'>shop</a>"
+    );
+    // The same server under a name its certificate does not carry: a TLS failure. Resolving
+    // changes where the client connects, never the name it checks.
+    let other = url::Url::parse("https://shop.northwind.test/").unwrap();
+    let (kind, message) = fetch(
+        vec![("shop.northwind.test".to_owned(), secure_addr)],
+        &other,
+    )
+    .unwrap_err();
+    assert_eq!(kind, FailureKind::Tls, "{message}");
+    assert!(message.contains("not valid for name"), "{message}");
 }

@@ -8,6 +8,7 @@ use crawlgate_core::{Finding, RuleMeta, Site};
 use crawlgate_crawl::{HttpOptions, StopHandle};
 use crawlgate_report::{BuildOptions, Report};
 use jiff::Timestamp;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use thiserror::Error;
 use url::Url;
@@ -74,6 +75,7 @@ impl Auditor {
                 generated_at: false,
             },
             ca_certs: Vec::new(),
+            resolve: Vec::new(),
         }
     }
 
@@ -190,6 +192,8 @@ pub struct AuditorBuilder {
     auditor: Auditor,
     /// [`AuditorBuilder::ca_cert`]'s certificates, added to the HTTP options at the end.
     ca_certs: Vec<Vec<u8>>,
+    /// [`AuditorBuilder::resolve`]'s host names, added to the HTTP options at the end.
+    resolve: Vec<(String, SocketAddr)>,
 }
 
 impl AuditorBuilder {
@@ -244,7 +248,8 @@ impl AuditorBuilder {
     }
 
     /// HTTP options: concurrency, timeouts, User-Agent. Certificates given with
-    /// [`AuditorBuilder::ca_cert`] are kept, before or after.
+    /// [`AuditorBuilder::ca_cert`] and host names given with [`AuditorBuilder::resolve`] are
+    /// kept, before or after.
     pub fn http(mut self, http: HttpOptions) -> Self {
         self.auditor.http = http;
         self
@@ -255,6 +260,17 @@ impl AuditorBuilder {
     /// [`AuditorBuilder::build`] checks it.
     pub fn ca_cert(mut self, certificate: impl Into<Vec<u8>>) -> Self {
         self.ca_certs.push(certificate.into());
+        self
+    }
+
+    /// Connect to `addr` for `host` instead of asking DNS, like curl's `--resolve`: audit a new
+    /// server under the production host name before the DNS switch. URLs, `Host` headers and
+    /// TLS certificate checks keep the name. With port 0 in `addr` the URL's port is used (or
+    /// its scheme's default); with another, URLs that name no port connect to it. Repeatable (a
+    /// host given twice: the later wins); [`AuditorBuilder::build`] checks the host name.
+    /// [`crate::parse_resolve`] reads `HOST=ADDR[:PORT]`.
+    pub fn resolve(mut self, host: impl Into<String>, addr: SocketAddr) -> Self {
+        self.resolve.push((host.into(), addr));
         self
     }
 
@@ -288,8 +304,8 @@ impl AuditorBuilder {
         self
     }
 
-    /// Check the configuration against the rules, and the certificates of
-    /// [`AuditorBuilder::ca_cert`], and finish.
+    /// Check the configuration against the rules, the certificates of
+    /// [`AuditorBuilder::ca_cert`] and the host names of [`AuditorBuilder::resolve`], and finish.
     pub fn build(self) -> Result<Auditor, ConfigError> {
         let mut auditor = self.auditor;
         for (index, certificate) in self.ca_certs.iter().enumerate() {
@@ -301,6 +317,10 @@ impl AuditorBuilder {
             })?;
         }
         auditor.http.extra_root_certs.extend(self.ca_certs);
+        for (host, addr) in self.resolve {
+            let host = crawlgate_crawl::resolvable_host(&host)?;
+            auditor.http.resolve.push((host, addr));
+        }
         for named in auditor.rule_config.named_rules() {
             if !auditor.rules.iter().any(|rule| rule.meta().id == named) {
                 return Err(ConfigError::UnknownRule(named.to_owned()));

@@ -4,6 +4,7 @@
 use crawlgate_core::{Finding, Severity};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::net::SocketAddr;
 use thiserror::Error;
 
 /// How the rules run: severities, rules turned off, suppressions.
@@ -105,6 +106,9 @@ pub enum ConfigError {
     /// A certificate given to `AuditorBuilder::ca_cert` (the first is 1) cannot be trusted.
     #[error("CA certificate {index}: {message}")]
     CaCert { index: usize, message: String },
+    /// A host-name override (`AuditorBuilder::resolve`, `resolve` in crawlgate.toml) is unusable.
+    #[error("resolve: {0}")]
+    Resolve(#[from] crawlgate_crawl::ResolveError),
 }
 
 /// `crawlgate.toml`: the audit options and rule configuration, as a file.
@@ -116,6 +120,9 @@ pub enum ConfigError {
 /// # Root certificates trusted besides the system's (a staging site behind an internal CA);
 /// # relative paths are read from the config file's folder.
 /// ca_certs = ["certs/internal-ca.pem"]
+/// # Host names answered from these addresses instead of DNS, like curl's --resolve (HOST=ADDR,
+/// # or HOST=ADDR:PORT for the URLs that name no port): the new server before the DNS switch.
+/// resolve = ["www.example.com=10.0.0.5", "staging.example.com=10.0.0.6:8443"]
 ///
 /// [rules]
 /// "robots/no-sitemap-field" = "off"
@@ -146,6 +153,9 @@ pub struct ConfigFile {
     /// Files of root certificates (PEM or DER) trusted besides the system's (`--ca-cert`);
     /// relative paths are relative to the config file's folder.
     pub ca_certs: Option<Vec<String>>,
+    /// Host names answered from an address instead of DNS, `HOST=ADDR[:PORT]` each
+    /// (`--resolve`; [`ConfigFile::resolve_entries`] reads them).
+    pub resolve: Option<Vec<String>>,
     #[serde(default)]
     pub rules: BTreeMap<String, String>,
     #[serde(default)]
@@ -165,6 +175,17 @@ impl ConfigFile {
     /// Parse the TOML text of a config file.
     pub fn parse(text: &str) -> Result<Self, ConfigError> {
         toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))
+    }
+
+    /// The `resolve` entries, read: `(host, address)` each, for [`crate::HttpOptions::resolve`]
+    /// or [`crate::AuditorBuilder::resolve`]. An entry that is not `HOST=ADDR[:PORT]` is an
+    /// error naming it.
+    pub fn resolve_entries(&self) -> Result<Vec<(String, SocketAddr)>, ConfigError> {
+        self.resolve
+            .iter()
+            .flatten()
+            .map(|entry| crawlgate_crawl::parse_resolve(entry).map_err(ConfigError::from))
+            .collect()
     }
 
     /// The rule configuration it states.
@@ -264,6 +285,32 @@ mod tests {
             Some(&["certs/internal-ca.pem".to_owned(), "/etc/b.der".to_owned()][..])
         );
         assert!(ConfigFile::parse("ca_certs = \"one.pem\"\n").is_err());
+    }
+
+    #[test]
+    fn a_config_file_resolves_host_names() {
+        let file = ConfigFile::parse(
+            "resolve = [\"www.example.com=10.0.0.5\", \"Staging.Example.com=10.0.0.6:8443\"]\n",
+        )
+        .unwrap();
+        assert_eq!(
+            file.resolve_entries().unwrap(),
+            [
+                ("www.example.com".to_owned(), "10.0.0.5:0".parse().unwrap()),
+                (
+                    "staging.example.com".to_owned(),
+                    "10.0.0.6:8443".parse().unwrap()
+                ),
+            ]
+        );
+        assert!(ConfigFile::default().resolve_entries().unwrap().is_empty());
+        let bad = ConfigFile::parse("resolve = [\"www.example.com 10.0.0.5\"]\n").unwrap();
+        let error = bad.resolve_entries().unwrap_err().to_string();
+        assert!(
+            error.starts_with("resolve: `www.example.com 10.0.0.5` is not HOST=ADDR"),
+            "{error}"
+        );
+        assert!(ConfigFile::parse("resolve = \"www.example.com=10.0.0.5\"\n").is_err());
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub use config::{ConfigError, ConfigFile, RuleConfig, RuleLevel, SuppressEntry, 
 #[doc(inline)]
 pub use crawlgate_core::{Evidence, Finding, Issue, Rule, RuleMeta, Severity, Site, declare_rule};
 #[doc(inline)]
-pub use crawlgate_crawl::{HttpOptions, StopHandle};
+pub use crawlgate_crawl::{HttpOptions, ResolveError, StopHandle, parse_resolve};
 #[doc(inline)]
 pub use crawlgate_report::{Renderers, Report, write_reports};
 #[doc(inline)]

@@ -45,7 +45,8 @@ pub(crate) struct AuditArgs {
     )]
     url: Option<String>,
 
-    /// Audit the bundled demo site, served on 127.0.0.1 for the length of the audit.
+    /// Audit the bundled demo shop (www.northwind.test and its other sites), served on
+    /// 127.0.0.1 for the length of the audit; the audit resolves its host names itself.
     #[arg(long)]
     demo: bool,
 
@@ -194,9 +195,13 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     if let Some(file) = &file {
         builder = builder.rule_config(file.rule_config()?);
     }
-    // The demo's HTTPS site is served with a certificate only this audit trusts.
+    // The demo's HTTPS site is served with a certificate only this audit trusts, and its host
+    // names are resolved by this audit only.
     for certificate in demo.iter().flat_map(Demo::root_certificates) {
         builder = builder.ca_cert(certificate);
+    }
+    for (host, addr) in demo.iter().flat_map(Demo::resolve) {
+        builder = builder.resolve(host, addr);
     }
     let auditor = builder.build()?;
     let audit_time = if demo.is_some() {
@@ -280,14 +285,17 @@ fn load_config(path: Option<&Path>) -> Result<Option<(ConfigFile, PathBuf)>> {
 /// config file's (relative `ca_certs` paths are read from there).
 fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) -> Result<()> {
     let crawl = &mut args.crawl;
-    if crawl.ca_certs.ca_certs.is_empty() {
+    if crawl.connect.ca_certs.is_empty() {
         for certificate in file.ca_certs.iter().flatten() {
             let path = Path::new(certificate);
-            crawl.ca_certs.ca_certs.push(match folder {
+            crawl.connect.ca_certs.push(match folder {
                 Some(folder) if path.is_relative() => folder.join(path),
                 _ => path.to_path_buf(),
             });
         }
+    }
+    if crawl.connect.resolve.is_empty() {
+        crawl.connect.resolve = file.resolve_entries().context("config")?;
     }
     if crawl.profiles.is_empty() {
         crawl.profiles = file.profiles.clone().unwrap_or_default();

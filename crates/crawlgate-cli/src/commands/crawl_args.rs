@@ -2,7 +2,7 @@
 //! robots.txt handling. They build a [`CrawlConfig`] and [`HttpOptions`]; every default is the
 //! library's.
 
-use crate::commands::net::{self, CaCertArgs};
+use crate::commands::net::{self, ConnectArgs};
 use crawlgate_core::crawl::{Bounds, CrawlConfig};
 use crawlgate_core::signals::Profile;
 use crawlgate_crawl::HttpOptions;
@@ -81,7 +81,7 @@ pub(crate) struct CrawlArgs {
     pub(crate) no_sitemap_probe: bool,
 
     #[command(flatten)]
-    pub(crate) ca_certs: CaCertArgs,
+    pub(crate) connect: ConnectArgs,
 }
 
 impl CrawlArgs {
@@ -118,7 +118,8 @@ impl CrawlArgs {
             per_host: self.per_host,
             request_timeout: self.timeout,
             total_time: self.max_time,
-            extra_root_certs: net::read_ca_certs(&self.ca_certs.ca_certs)?,
+            extra_root_certs: net::read_ca_certs(&self.connect.ca_certs)?,
+            resolve: self.connect.resolve.clone(),
             ..HttpOptions::default()
         };
         if let Some(user_agent) = &self.user_agent {
@@ -201,6 +202,7 @@ mod tests {
             "--user-agent=Test/1.0",
             "--no-assets",
             "--no-sitemap-probe",
+            "--resolve=www.example.com=10.0.0.5:8080",
         ]);
         let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH);
         assert_eq!(config.bounds.max_pages, 5);
@@ -223,6 +225,13 @@ mod tests {
         assert_eq!(http.request_timeout, Duration::from_millis(1500));
         assert_eq!(http.total_time, Duration::from_secs(60));
         assert_eq!(http.user_agent, "Test/1.0");
+        assert_eq!(
+            http.resolve,
+            [(
+                "www.example.com".to_owned(),
+                "10.0.0.5:8080".parse().unwrap()
+            )]
+        );
     }
 
     #[test]

@@ -1,33 +1,48 @@
 //! What the network commands share: their tokio runtime (built here, so `main` stays
-//! synchronous), telling a URL argument from a file path, and the root certificates of
-//! `--ca-cert`.
+//! synchronous), telling a URL argument from a file path, and how they connect: the root
+//! certificates of `--ca-cert`, the host names of `--resolve`.
 
 use anyhow::Context;
 use std::io::Read as _;
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use url::Url;
 
 /// A certificate file read at most (a system CA bundle is about 200 KiB).
 const MAX_CA_CERT_BYTES: u64 = 16 * 1024 * 1024;
 
-/// `--ca-cert FILE`: root certificates trusted besides the system's, for every command that
-/// fetches over HTTP.
+/// `--ca-cert FILE` and `--resolve HOST=ADDR[:PORT]`: how every command that fetches over HTTP
+/// connects, besides the system's trust store and DNS.
 #[derive(Debug, Clone, Default, clap::Args)]
-pub(crate) struct CaCertArgs {
+pub(crate) struct ConnectArgs {
     /// Trust this root certificate too, besides the system's: a PEM file (one or more
     /// certificates) or a DER one. For a staging site behind an internal CA. Repeatable.
     #[arg(long = "ca-cert", value_name = "FILE")]
     pub(crate) ca_certs: Vec<PathBuf>,
+
+    /// Connect to ADDR for HOST instead of asking DNS, like curl's --resolve: audit a new server
+    /// under the production host name before the DNS switch. Without a port, the URL's port (or
+    /// 80/443); with one, for URLs that name none. URLs and TLS checks keep the host name.
+    /// Repeatable.
+    #[arg(long = "resolve", value_name = "HOST=ADDR[:PORT]", value_parser = parse_resolve)]
+    pub(crate) resolve: Vec<(String, SocketAddr)>,
 }
 
-impl CaCertArgs {
-    /// The HTTP options of a single fetch: the defaults, trusting the certificates.
+impl ConnectArgs {
+    /// The HTTP options of a single fetch: the defaults, trusting the certificates and
+    /// resolving the host names.
     pub(crate) fn http(&self) -> anyhow::Result<crawlgate_crawl::HttpOptions> {
         Ok(crawlgate_crawl::HttpOptions {
             extra_root_certs: read_ca_certs(&self.ca_certs)?,
+            resolve: self.resolve.clone(),
             ..crawlgate_crawl::HttpOptions::default()
         })
     }
+}
+
+/// `--resolve HOST=ADDR[:PORT]`; a bad one is a usage error saying what is expected.
+fn parse_resolve(text: &str) -> Result<(String, SocketAddr), String> {
+    crawlgate_crawl::parse_resolve(text).map_err(|error| error.to_string())
 }
 
 /// Read and check each certificate file: an unreadable file or one that holds no usable
@@ -82,6 +97,42 @@ mod tests {
         assert!(as_url("./http:/x").is_none());
         assert!(as_url("HTTPS://example.com/robots.txt").unwrap().is_ok());
         assert!(as_url("http://").unwrap().is_err());
+    }
+
+    #[test]
+    fn resolve_flags_are_read_and_reach_the_http_options() {
+        use clap::Parser;
+        #[derive(Debug, Parser)]
+        struct Cli {
+            #[command(flatten)]
+            connect: ConnectArgs,
+        }
+        let cli = Cli::try_parse_from([
+            "crawlgate",
+            "--resolve",
+            "www.example.com=10.0.0.5",
+            "--resolve=Staging.Example.com=[::1]:8443",
+        ])
+        .unwrap();
+        let http = cli.connect.http().unwrap();
+        assert_eq!(
+            http.resolve,
+            [
+                ("www.example.com".to_owned(), "10.0.0.5:0".parse().unwrap()),
+                (
+                    "staging.example.com".to_owned(),
+                    "[::1]:8443".parse().unwrap()
+                ),
+            ]
+        );
+        for bad in ["www.example.com", "www.example.com=", "10.0.0.1=10.0.0.5"] {
+            let error = Cli::try_parse_from(["crawlgate", "--resolve", bad]).unwrap_err();
+            assert_eq!(
+                error.kind(),
+                clap::error::ErrorKind::ValueValidation,
+                "{bad}"
+            );
+        }
     }
 
     #[test]

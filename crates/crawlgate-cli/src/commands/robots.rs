@@ -7,7 +7,7 @@
 //! decides every verdict, as it does for Googlebot). The work is done on the body bytes
 //! ([`test_body`], [`lint_body`]).
 
-use crate::commands::net::CaCertArgs;
+use crate::commands::net::ConnectArgs;
 use crate::commands::{net, robots_diff};
 use crate::exit;
 use anyhow::{Context, bail};
@@ -90,7 +90,7 @@ struct TestArgs {
     urls_from: Option<PathBuf>,
 
     #[command(flatten)]
-    ca_certs: CaCertArgs,
+    connect: ConnectArgs,
 }
 
 /// Check a robots.txt for mistakes, as Googlebot and other crawlers would read it.
@@ -132,7 +132,7 @@ struct LintArgs {
     user_agents: Vec<String>,
 
     #[command(flatten)]
-    ca_certs: CaCertArgs,
+    connect: ConnectArgs,
 }
 
 /// `--fail-on`: a severity, or never.
@@ -155,13 +155,13 @@ const LINT_MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
 const MAX_URL_LINE_BYTES: usize = 64 * 1024;
 
 pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
-    let (file, ca_certs) = match &args.command {
-        RobotsCommand::Test(test) => (&test.file, &test.ca_certs),
-        RobotsCommand::Lint(lint) => (&lint.file, &lint.ca_certs),
+    let (file, connect) = match &args.command {
+        RobotsCommand::Test(test) => (&test.file, &test.connect),
+        RobotsCommand::Lint(lint) => (&lint.file, &lint.connect),
         RobotsCommand::Diff(diff) => return robots_diff::run(diff),
     };
     if let Some(url) = net::as_url(file) {
-        let robots = fetch(&url?, &ca_certs.http()?)?;
+        let robots = fetch(&url?, &connect.http()?)?;
         return match args.command {
             RobotsCommand::Test(args) => match robots.effect {
                 RobotsEffect::Rules => test_body(robots.body().unwrap_or_default(), &args),

@@ -64,7 +64,7 @@ struct CheckArgs {
     check_time: Option<jiff::Timestamp>,
 
     #[command(flatten)]
-    ca_certs: net::CaCertArgs,
+    connect: net::ConnectArgs,
 }
 
 /// The exit threshold.
@@ -110,7 +110,7 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
         Output::Text
     };
     if let Some(url) = net::as_url(&args.file) {
-        let http = args.ca_certs.http()?;
+        let http = args.connect.http()?;
         return sitemap_fetch::check_url(&url?, &http, &options, output, args.fail_on);
     }
     let stdout = io::stdout();

@@ -9,7 +9,8 @@
 //! bytes. `{{origin}}` in files and routes becomes the server's `http://127.0.0.1:PORT`, so
 //! fixture sites can carry absolute URLs. [`SiteServer`] serves it until dropped; [`SiteGroup`]
 //! serves several named sites on several ports, each able to name the others
-//! (`{{origin:NAME}}`). A site can be served over HTTPS ([`ServedSite::https`]) with a committed
+//! (`{{origin:NAME}}`), as `127.0.0.1:PORT` or under host names ([`HostNames`]:
+//! `http://www.northwind.test`) that the client resolves to the ports. A site can be served over HTTPS ([`ServedSite::https`]) with a committed
 //! certificate for 127.0.0.1 signed by [`LOOPBACK_CA_PEM`]; its origin is then
 //! `https://127.0.0.1:PORT`.
 //!
@@ -26,7 +27,7 @@ mod route;
 mod site;
 mod tls;
 
-pub use group::SiteGroup;
+pub use group::{HostNames, SiteGroup};
 pub use route::Route;
 pub use site::{ORIGIN_PLACEHOLDER, PageMaker, ROUTES_FILE, ServedSite, TLS_MARKER};
 pub use tls::LOOPBACK_CA_PEM;

@@ -1,6 +1,6 @@
-//! HTTPS for served sites: a committed certificate for 127.0.0.1 and `localhost`
-//! (`crates/crawlgate-crawl/tls/`, its README says how it was made and why it is committed), and
-//! the TLS acceptor built from it.
+//! HTTPS for served sites: a committed certificate for `secure.northwind.test` (the demo's HTTPS
+//! site), 127.0.0.1 and `localhost` (`crates/crawlgate-crawl/tls/`, its README says how it was
+//! made and why it is committed), and the TLS acceptor built from it.
 
 use crate::serve::ServeError;
 use rustls::pki_types::pem::PemObject;
@@ -10,10 +10,11 @@ use tokio_rustls::TlsAcceptor;
 
 /// The CA that signed the certificate sites are served over HTTPS with (PEM). Trust it in the
 /// client that audits them (`HttpOptions::extra_root_certs`) and nowhere else: its name
-/// constraints limit it to `127.0.0.1` and `localhost`.
+/// constraints limit it to `secure.northwind.test`, `127.0.0.1` and `localhost`.
 pub const LOOPBACK_CA_PEM: &str = include_str!("../../tls/ca.pem");
 
-/// The server certificate (127.0.0.1 and `localhost`), signed by [`LOOPBACK_CA_PEM`].
+/// The server certificate (`secure.northwind.test`, 127.0.0.1 and `localhost`), signed by
+/// [`LOOPBACK_CA_PEM`].
 const SERVER_CERT_PEM: &str = include_str!("../../tls/server.pem");
 /// Its private key (PKCS#8).
 const SERVER_KEY_PEM: &str = include_str!("../../tls/server.key");

@@ -1,0 +1,160 @@
+//! Host names answered from a fixed address instead of DNS ([`crate::HttpOptions::resolve`]),
+//! like curl's `--resolve`: audit a new server under the production host name before the DNS
+//! switch, or sites served on 127.0.0.1 under real-looking names (the demo). Only the address
+//! changes: URLs, `Host` headers and TLS name checks keep the host name.
+
+use std::net::{IpAddr, SocketAddr};
+use thiserror::Error;
+
+/// The longest `HOST=ADDR[:PORT]` accepted (a host name is at most 253 bytes).
+const MAX_SPEC_LEN: usize = 512;
+
+/// Why a host-name override is unusable.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ResolveError {
+    #[error(
+        "`{0}` is not HOST=ADDR[:PORT] (e.g. `www.example.com=10.0.0.5` or `www.example.com=10.0.0.5:8443`)"
+    )]
+    Syntax(String),
+    #[error("`{host}` is not a host name to resolve: {reason}")]
+    Host { host: String, reason: String },
+    #[error(
+        "`{0}` is not an IP address with an optional port (`10.0.0.5`, `10.0.0.5:8443`, `[::1]:8443`)"
+    )]
+    Address(String),
+}
+
+/// Read `HOST=ADDR[:PORT]` (`--resolve`, `resolve = [...]` in crawlgate.toml): the host name,
+/// normalised as in a URL (lower case, IDNA as punycode), and the address to connect to. Without
+/// a port (or with port 0) the URL's port is used, or its scheme's default; with one, URLs that
+/// name no port connect to it.
+pub fn parse_resolve(spec: &str) -> Result<(String, SocketAddr), ResolveError> {
+    if spec.len() > MAX_SPEC_LEN {
+        return Err(ResolveError::Syntax(format!(
+            "{}…",
+            spec.get(..32).unwrap_or_default()
+        )));
+    }
+    let Some((host, address)) = spec.split_once('=') else {
+        return Err(ResolveError::Syntax(spec.to_owned()));
+    };
+    let host = resolvable_host(host.trim())?;
+    let address = address.trim();
+    let addr = address
+        .parse::<SocketAddr>()
+        .ok()
+        .or_else(|| {
+            let bare = address
+                .strip_prefix('[')
+                .and_then(|inner| inner.strip_suffix(']'))
+                .unwrap_or(address);
+            bare.parse::<IpAddr>().ok().map(|ip| SocketAddr::new(ip, 0))
+        })
+        .ok_or_else(|| ResolveError::Address(address.to_owned()))?;
+    Ok((host, addr))
+}
+
+/// `host` as a URL writes it (`WWW.Example.com` → `www.example.com`, IDNA → punycode), when it
+/// is a domain name that can be resolved: an IP address is never looked up, and overrides match
+/// by exact name, so a wildcard would never match. [`crate::Fetcher::new`] applies it to
+/// [`crate::HttpOptions::resolve`].
+pub fn resolvable_host(host: &str) -> Result<String, ResolveError> {
+    let error = |reason: &str| ResolveError::Host {
+        host: host.to_owned(),
+        reason: reason.to_owned(),
+    };
+    if host.is_empty() {
+        return Err(error("it is empty"));
+    }
+    if host.contains('*') {
+        return Err(error("wildcards are not supported; list each host"));
+    }
+    match url::Host::parse(host) {
+        Ok(url::Host::Domain(domain)) => Ok(domain),
+        Ok(url::Host::Ipv4(_) | url::Host::Ipv6(_)) => {
+            Err(error("an IP address is connected to as it is"))
+        }
+        Err(parse) => Err(error(&format!(
+            "{parse} (give a bare host name: no scheme, port or path)"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(spec: &str) -> (String, SocketAddr) {
+        parse_resolve(spec).unwrap_or_else(|error| panic!("{spec}: {error}"))
+    }
+
+    #[test]
+    fn host_and_address_with_or_without_a_port() {
+        assert_eq!(
+            parsed("www.example.com=10.0.0.5"),
+            ("www.example.com".to_owned(), "10.0.0.5:0".parse().unwrap())
+        );
+        assert_eq!(
+            parsed("staging.example.com=10.0.0.6:8443"),
+            (
+                "staging.example.com".to_owned(),
+                "10.0.0.6:8443".parse().unwrap()
+            )
+        );
+        assert_eq!(parsed("a.test=::1").1, "[::1]:0".parse().unwrap());
+        assert_eq!(parsed("a.test=[::1]").1, "[::1]:0".parse().unwrap());
+        assert_eq!(parsed("a.test=[::1]:8080").1, "[::1]:8080".parse().unwrap());
+        assert_eq!(parsed(" a.test = 127.0.0.1:80 ").0, "a.test");
+    }
+
+    #[test]
+    fn host_names_are_written_as_in_urls() {
+        assert_eq!(parsed("WWW.Example.COM=10.0.0.5").0, "www.example.com");
+        assert_eq!(parsed("bücher.example=10.0.0.5").0, "xn--bcher-kva.example");
+        assert_eq!(parsed("localhost=10.0.0.5").0, "localhost");
+    }
+
+    #[test]
+    fn bad_entries_are_errors_saying_what_is_expected() {
+        let error = |spec: &str| parse_resolve(spec).unwrap_err();
+        for spec in ["www.example.com", "", "www.example.com:10.0.0.5"] {
+            assert!(
+                matches!(error(spec), ResolveError::Syntax(_)),
+                "{spec}: {}",
+                error(spec)
+            );
+        }
+        for spec in [
+            "=10.0.0.5",
+            "127.0.0.1=10.0.0.5",
+            "[::1]=10.0.0.5",
+            "*.example.com=10.0.0.5",
+            "https://www.example.com=10.0.0.5",
+            "www.example.com:443=10.0.0.5",
+            "a b=10.0.0.5",
+        ] {
+            assert!(
+                matches!(error(spec), ResolveError::Host { .. }),
+                "{spec}: {}",
+                error(spec)
+            );
+        }
+        for spec in [
+            "a.test=",
+            "a.test=10.0.0",
+            "a.test=10.0.0.5:99999",
+            "a.test=10.0.0.5:",
+            "a.test=server.internal",
+            "a.test=10.0.0.5=10.0.0.6",
+        ] {
+            assert!(
+                matches!(error(spec), ResolveError::Address(_)),
+                "{spec}: {}",
+                error(spec)
+            );
+        }
+        let long = format!("{}=10.0.0.5", "a".repeat(1000));
+        assert!(matches!(error(&long), ResolveError::Syntax(_)));
+        assert!(error("www.example.com").to_string().contains("HOST=ADDR"));
+    }
+}
