@@ -66,8 +66,8 @@ struct Hop {
 impl Fetcher {
     /// A client with `http`'s User-Agent and per-request timeout, trusting the system's root
     /// certificates and `http.extra_root_certs`, answering `http.resolve`'s host names from its
-    /// addresses (a host listed twice: the later entry wins); redirects are not followed by the client (they
-    /// are followed and recorded by [`Fetcher::fetch`]).
+    /// addresses (a host listed twice: the later entry wins). Redirects are not followed by the
+    /// client (they are followed and recorded by [`Fetcher::fetch`]).
     pub fn new(http: &HttpOptions) -> Result<Self, ClientError> {
         install_crypto_provider();
         let mut builder = reqwest::Client::builder();
