@@ -1,7 +1,7 @@
 //! `crawlgate audit`: the bundled demo (every rule fires, clean pages stay clean) and a small
 //! fixture site served on 127.0.0.1 (exit codes, config file, --obey-robots).
 
-use crate::util::{crawlgate, fixtures};
+use crate::util::{crawlgate, fixtures, text};
 use crawlgate_crawl::serve::{ServedSite, SiteServer};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -29,10 +29,6 @@ const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[(
     "needs --environment staging; the demo is audited as production (its _demo.toml), so \
          env/staging-artifact-on-production fires instead (tests/audit_env_cmd.rs covers both)",
 )];
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A fresh, empty output folder for one test.
 fn out_dir(name: &str) -> PathBuf {

@@ -2,21 +2,8 @@
 //! know, served over HTTPS on 127.0.0.1, is crawled and audited once its root certificate is
 //! given; a missing or garbage file stops the command with an error naming it.
 
-use crate::util::crawlgate;
+use crate::util::{crawlgate, scratch, text};
 use crawlgate_crawl::serve::{LOOPBACK_CA_PEM, ServedSite, SiteServer};
-use std::path::PathBuf;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh folder for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crawlgate-ca-cert-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A small site served over HTTPS with the loopback certificate.
 fn staging_site() -> SiteServer {
@@ -34,7 +21,7 @@ fn staging_site() -> SiteServer {
 #[test]
 fn crawl_trusts_the_given_ca_and_fails_on_tls_without_it() {
     let server = staging_site();
-    let dir = temp_dir("crawl");
+    let dir = scratch("ca-cert-crawl");
     let ca = dir.join("internal-ca.pem");
     std::fs::write(&ca, LOOPBACK_CA_PEM).unwrap();
     let start = server.url("/");
@@ -72,7 +59,7 @@ fn crawl_trusts_the_given_ca_and_fails_on_tls_without_it() {
 #[test]
 fn audit_reads_ca_certs_from_the_config_file_relative_to_it() {
     let server = staging_site();
-    let dir = temp_dir("config");
+    let dir = scratch("ca-cert-config");
     std::fs::create_dir_all(dir.join("certs")).unwrap();
     std::fs::write(dir.join("certs/ca.pem"), LOOPBACK_CA_PEM).unwrap();
     let config = dir.join("crawlgate.toml");
@@ -102,7 +89,7 @@ fn audit_reads_ca_certs_from_the_config_file_relative_to_it() {
 
 #[test]
 fn a_missing_or_garbage_ca_cert_is_an_error_naming_the_file() {
-    let dir = temp_dir("bad");
+    let dir = scratch("ca-cert-bad");
     let missing = dir.join("missing.pem");
     let garbage = dir.join("garbage.pem");
     std::fs::write(&garbage, "this is not a certificate\n").unwrap();
@@ -150,7 +137,7 @@ fn robots_and_sitemap_commands_fetch_over_https_with_the_ca() {
         )
         .https();
     let server = SiteServer::start_in_background(site).unwrap();
-    let dir = temp_dir("single");
+    let dir = scratch("ca-cert-single");
     let ca = dir.join("ca.pem");
     std::fs::write(&ca, LOOPBACK_CA_PEM).unwrap();
     let ca = ca.to_str().unwrap();

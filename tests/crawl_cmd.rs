@@ -1,7 +1,7 @@
 //! `crawlgate crawl`, and `robots test|lint` and `sitemap check` given URLs, against sites served
 //! on 127.0.0.1.
 
-use crate::util::{crawlgate, fixtures};
+use crate::util::{crawlgate, fixtures, text};
 use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -13,10 +13,6 @@ fn crawl_basic() -> SiteServer {
 
 fn serve(site: ServedSite) -> SiteServer {
     SiteServer::start_in_background(site).unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The JSON lines of a crawl, by URL path.

@@ -4,10 +4,11 @@
 //!
 //! Signals are sent with `kill(1)`; the waits are bounded and generous (no timed assertions).
 
+use crate::util::scratch;
 use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -26,14 +27,6 @@ fn slow_site() -> SiteServer {
         .file("a", "<p>a</p>")
         .route(Route::status("/slow", 200, "<p>late</p>").delay_ms(30_000));
     SiteServer::start_in_background(site).unwrap()
-}
-
-/// A folder of its own under the system's temp folder, empty.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crawlgate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Wait (bounded) until the server has been asked for `path`.

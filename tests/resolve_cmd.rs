@@ -2,25 +2,12 @@
 //! audited and crawled under a made-up host name, like a new server under the production name
 //! before the DNS switch; a malformed entry is a usage error.
 
-use crate::util::crawlgate;
+use crate::util::{crawlgate, scratch, text};
 use crawlgate_crawl::serve::{ServedSite, SiteServer};
 use serde_json::Value;
-use std::path::PathBuf;
 
 /// The made-up host name the shop is audited under.
 const SHOP: &str = "http://shop.crawlgate.test/";
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// A fresh folder for one test.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crawlgate-resolve-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// A shop whose links are written with its host name, as a migrated site's are.
 fn shop() -> SiteServer {
@@ -50,7 +37,7 @@ fn report_urls(dir: &std::path::Path) -> (Value, Vec<String>) {
 #[test]
 fn audit_finds_the_pages_of_a_site_under_a_made_up_host_name() {
     let server = shop();
-    let dir = temp_dir("audit");
+    let dir = scratch("resolve-audit");
     let resolve = format!("shop.crawlgate.test={}", server.addr());
     let output = crawlgate(&[
         "audit",
@@ -93,7 +80,7 @@ fn audit_finds_the_pages_of_a_site_under_a_made_up_host_name() {
 #[test]
 fn the_config_file_resolves_too_and_crawl_takes_the_flag() {
     let server = shop();
-    let dir = temp_dir("config");
+    let dir = scratch("resolve-config");
     let config = dir.join("crawlgate.toml");
     // The address's port is the server's; the URL names none.
     std::fs::write(
@@ -145,7 +132,7 @@ fn the_config_file_resolves_too_and_crawl_takes_the_flag() {
 
 #[test]
 fn a_malformed_resolve_is_a_usage_error() {
-    let dir = temp_dir("bad");
+    let dir = scratch("resolve-bad");
     let out = dir.join("out");
     for (bad, why) in [
         ("shop.crawlgate.test", "is not HOST=ADDR[:PORT]"),

@@ -17,3 +17,19 @@ pub(crate) fn crawlgate(args: &[&str]) -> Output {
         .output()
         .expect("the crawlgate binary runs")
 }
+
+/// Output bytes as text (lossy).
+#[allow(dead_code)]
+pub(crate) fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh, empty folder of its own under the system's temp folder (`name` must be unique
+/// among the tests).
+#[allow(dead_code)]
+pub(crate) fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crawlgate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    dir
+}
