@@ -225,6 +225,39 @@ fn a_side_given_as_a_url_is_fetched_with_googles_status_semantics() {
     );
 }
 
+/// The live robots.txt of a new server, fetched under the production host name before the DNS
+/// switch (`--resolve`), against the one in the repository.
+#[test]
+fn a_side_given_as_a_url_is_fetched_under_a_resolved_host_name() {
+    let production = std::fs::read_to_string(pair("production.txt")).unwrap();
+    let new_server =
+        SiteServer::start_in_background(ServedSite::new().file("robots.txt", production)).unwrap();
+    let port = new_server.url("/").port().unwrap();
+    let resolve = format!("www.shop.test=127.0.0.1:{port}");
+    let output = crawlgate(&[
+        "robots",
+        "diff",
+        "http://www.shop.test/robots.txt",
+        &pair("production.txt"),
+        "/cart",
+        "--resolve",
+        &resolve,
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("--- http://www.shop.test/robots.txt\n"));
+    // A malformed override is a usage error.
+    let output = crawlgate(&[
+        "robots",
+        "diff",
+        "http://www.shop.test/robots.txt",
+        &pair("production.txt"),
+        "/cart",
+        "--resolve",
+        "www.shop.test",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+}
+
 #[test]
 fn a_url_source_is_required() {
     let (old, new) = (pair("production.txt"), pair("folder-blocked.txt"));

@@ -6,6 +6,7 @@
 //! Markdown. Only URLs whose verdict flips are written, as they are met, so millions of URLs
 //! take no memory.
 
+use crate::commands::net::ConnectArgs;
 use crate::commands::robots::{fetch, for_each_line, read_robots};
 use crate::commands::{net, robots_diff_out};
 use crate::exit;
@@ -88,6 +89,9 @@ pub(crate) struct DiffArgs {
     /// Exit with status 0 after a complete comparison, whatever flips.
     #[arg(long, overrides_with = "fail_on_newly_blocked")]
     no_fail_on_newly_blocked: bool,
+
+    #[command(flatten)]
+    connect: ConnectArgs,
 }
 
 /// One side as loaded: its rules, or the fetch outcome that decides everything.
@@ -112,9 +116,9 @@ impl Loaded {
 }
 
 /// Reads a file (with the semantics of a 200 answer), or fetches a URL.
-fn load(argument: &str) -> anyhow::Result<Loaded> {
+fn load(argument: &str, http: &HttpOptions) -> anyhow::Result<Loaded> {
     if let Some(url) = net::as_url(argument) {
-        let file = fetch(&url?, &HttpOptions::default())?;
+        let file = fetch(&url?, http)?;
         let name = file.url.to_string();
         return Ok(match file.effect {
             RobotsEffect::Rules => Loaded {
@@ -149,8 +153,9 @@ fn profiles(names: &[String]) -> Vec<Profile> {
 }
 
 pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
-    let old = load(&args.old)?;
-    let new = load(&args.new)?;
+    let http = args.connect.http()?;
+    let old = load(&args.old, &http)?;
+    let new = load(&args.new, &http)?;
     let profiles = profiles(&args.profiles);
     let tokens: Vec<Vec<&str>> = profiles
         .iter()
@@ -194,11 +199,11 @@ pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     if let Some(source) = &args.urls_from {
         for_each_line(source, |url| compare(url, &mut out))?;
     } else if let Some(sitemap) = &args.sitemap {
-        for url in sitemap_urls(sitemap)? {
+        for url in sitemap_urls(sitemap, &http)? {
             compare(&url, &mut out)?;
         }
     } else if let Some(start) = &args.crawl {
-        for url in crawled_urls(start)? {
+        for url in crawled_urls(start, &http)? {
             compare(&url, &mut out)?;
         }
     } else {
@@ -228,7 +233,7 @@ pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
 
 /// The URLs a sitemap lists, following an index to its sitemaps (default bounds), in the order
 /// read. Sitemaps that cannot be read are said on stderr and skipped.
-fn sitemap_urls(url: &Url) -> anyhow::Result<Vec<String>> {
+fn sitemap_urls(url: &Url, http: &HttpOptions) -> anyhow::Result<Vec<String>> {
     let runtime = net::runtime()?;
     let options = SitemapOptions::new(jiff::Timestamp::now());
     let mut urls = Vec::new();
@@ -264,26 +269,16 @@ fn sitemap_urls(url: &Url) -> anyhow::Result<Vec<String>> {
         urls.extend(locs);
         Vec::new()
     };
-    runtime.block_on(fetch_sitemaps(
-        url,
-        &HttpOptions::default(),
-        &SitemapLimits::default(),
-        visit,
-    ));
+    runtime.block_on(fetch_sitemaps(url, http, &SitemapLimits::default(), visit));
     Ok(urls)
 }
 
 /// The URLs a crawl from `start` meets (default bounds), sorted.
-fn crawled_urls(start: &Url) -> anyhow::Result<Vec<String>> {
+fn crawled_urls(start: &Url, http: &HttpOptions) -> anyhow::Result<Vec<String>> {
     let runtime = net::runtime()?;
     let config = CrawlConfig::new(start.clone(), jiff::Timestamp::now());
     let site = runtime
-        .block_on(crawl(
-            config,
-            &HttpOptions::default(),
-            &StopHandle::new(),
-            &|_| {},
-        ))
+        .block_on(crawl(config, http, &StopHandle::new(), &|_| {}))
         .context("the crawl failed")?;
     Ok(site
         .resources()
