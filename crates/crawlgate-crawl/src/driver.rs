@@ -2,9 +2,9 @@
 //!
 //! Keep asking the state machine for requests until it has none ready or the concurrency is full;
 //! run each request on a task (fetch, then parse and extract: on that task for a small body, on a
-//! blocking thread for a large one); record each
-//! prepared response on this loop; forward events; stop when nothing is in flight and nothing is
-//! ready, when the total time is up, or when the stop handle is pulled.
+//! blocking thread for a large one); record each prepared response on this loop; forward events;
+//! stop when nothing is in flight and nothing is ready, when the total time is up, or when the
+//! stop handle is pulled.
 
 use crate::client::Fetcher;
 use crate::{HttpOptions, StopHandle};
