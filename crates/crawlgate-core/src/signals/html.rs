@@ -381,9 +381,16 @@ mod tests {
             )
         ) {
             let text = parts.concat();
-            // Steer clear of the approximation: which `<source>` is a child of `<picture>`
-            // needs tree construction.
+            // Steer clear of the scanner's documented approximations (signals/scan.rs), which
+            // need tree construction: which `<source>` is a child of `<picture>`, and content
+            // that foster parenting moves out of a `<template>` among tables (found by this
+            // test: `<table><template><table><a href=x>`).
             let text = text.replace("<picture", "<xicture");
+            let text = if text.contains("<table") {
+                text.replace("<template", "<xemplate")
+            } else {
+                text
+            };
             let (fast, reference) = both_ways(&text);
             proptest::prop_assert_eq!(comparable(&fast), comparable(&reference), "{:?}", text);
         }
