@@ -25,6 +25,9 @@ pub(crate) struct PlainHead<'t> {
     pub declared_encoding: Option<String>,
 }
 
+/// The head elements whose content is text up to their end tag.
+const RAW_TEXT_IN_HEAD: [&str; 3] = ["script", "style", "title"];
+
 /// Where the source stands with respect to `<head>`.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
@@ -38,6 +41,8 @@ enum Stage {
 /// Reads the document's head without tree construction, if it is plain (see the module docs).
 pub(crate) fn plain_head(text: &str) -> Option<PlainHead<'_>> {
     let bytes = text.as_bytes();
+    // Only the scanner's tokenizer rules are used (tag names, comments, raw text ends); its
+    // position and nesting state are not: this loop keeps its own.
     let scanner = Scanner::new(text, 0);
     let mut position = 0;
     let mut stage = Stage::Before;
@@ -95,20 +100,15 @@ pub(crate) fn plain_head(text: &str) -> Option<PlainHead<'_>> {
                         // A head element before `<head>` opens it implicitly.
                         stage = Stage::Inside;
                     }
-                    (Stage::Before | Stage::Inside, "script") => {
+                    (Stage::Before | Stage::Inside, "script" | "style" | "title") => {
                         stage = Stage::Inside;
-                        position = scanner.script_end(position);
-                        awaited_end_tag = Some("script");
-                    }
-                    (Stage::Before | Stage::Inside, "style") => {
-                        stage = Stage::Inside;
-                        position = scanner.raw_text_end(position, "style");
-                        awaited_end_tag = Some("style");
-                    }
-                    (Stage::Before | Stage::Inside, "title") => {
-                        stage = Stage::Inside;
-                        position = scanner.raw_text_end(position, "title");
-                        awaited_end_tag = Some("title");
+                        let element = RAW_TEXT_IN_HEAD.into_iter().find(|raw| *raw == name)?;
+                        position = if element == "script" {
+                            scanner.script_end(position)
+                        } else {
+                            scanner.raw_text_end(position, element)
+                        };
+                        awaited_end_tag = Some(element);
                     }
                     _ => return None,
                 }
