@@ -2,7 +2,7 @@
 //! robots.txt handling. They build a [`CrawlConfig`] and [`HttpOptions`]; every default is the
 //! library's.
 
-use crate::commands::net::{self, ConnectArgs};
+use crate::commands::net::ConnectArgs;
 use crawlgate_core::crawl::{Bounds, CrawlConfig};
 use crawlgate_core::signals::Profile;
 use crawlgate_crawl::HttpOptions;
@@ -111,16 +111,14 @@ impl CrawlArgs {
         config
     }
 
-    /// The network options; the `--ca-cert` files are read and checked.
+    /// The network options: the connection ones ([`ConnectArgs::http`]) and the crawl's limits.
     pub(crate) fn http(&self) -> anyhow::Result<HttpOptions> {
         let mut http = HttpOptions {
             concurrency: self.concurrency,
             per_host: self.per_host,
             request_timeout: self.timeout,
             total_time: self.max_time,
-            extra_root_certs: net::read_ca_certs(&self.connect.ca_certs)?,
-            resolve: self.connect.resolve.clone(),
-            ..HttpOptions::default()
+            ..self.connect.http()?
         };
         if let Some(user_agent) = &self.user_agent {
             http.user_agent.clone_from(user_agent);

@@ -47,7 +47,7 @@ fn parse_resolve(text: &str) -> Result<(String, SocketAddr), String> {
 
 /// Read and check each certificate file: an unreadable file or one that holds no usable
 /// certificate is an error naming it.
-pub(crate) fn read_ca_certs(paths: &[PathBuf]) -> anyhow::Result<Vec<Vec<u8>>> {
+fn read_ca_certs(paths: &[PathBuf]) -> anyhow::Result<Vec<Vec<u8>>> {
     paths.iter().map(|path| read_ca_cert(path)).collect()
 }
 
