@@ -39,18 +39,21 @@ pub enum ClientError {
 /// Body bytes reserved up front at most, whatever `Content-Length` claims.
 const MAX_PREALLOCATION: u64 = 1024 * 1024;
 
-/// Header lines accepted in one response. hyper's default (100) fails pages that real sites
-/// serve (a shop setting 100 cookies); past this many the response is invalid. The head's size
-/// stays bounded by hyper's read buffer (about 400 KiB) whatever this says. Not more: hyper
-/// sets up an array this long for every response it parses, and at 1,000 that was 7% of a
-/// crawl's CPU (perf, 20,000 small pages).
-const MAX_RESPONSE_HEADERS: usize = 256;
+/// Header lines accepted in one response by the fallback client. hyper's default (100), which
+/// the main client keeps, fails pages that real sites serve (a shop setting 100 cookies); such a
+/// response is asked for again with this limit. Not the only client: hyper sets up an array
+/// this long for every response it parses once a limit is set (at 256 that was 5% of a crawl's
+/// CPU, perf, 20,000 small pages; at hyper's default it costs nothing). The head's size stays
+/// bounded by hyper's read buffer (about 400 KiB) whatever this says.
+const MAX_RESPONSE_HEADERS: usize = 1_000;
 
 /// Makes HTTP requests the way the crawl needs them. Cheap to clone (the connection pool is
 /// shared).
 #[derive(Debug, Clone)]
 pub struct Fetcher {
     client: reqwest::Client,
+    /// For responses with more header lines than hyper's default ([`MAX_RESPONSE_HEADERS`]).
+    wide_client: reqwest::Client,
     request_timeout: Duration,
 }
 
@@ -70,34 +73,14 @@ impl Fetcher {
     /// client (they are followed and recorded by [`Fetcher::fetch`]).
     pub fn new(http: &HttpOptions) -> Result<Self, ClientError> {
         install_crypto_provider();
-        let mut builder = reqwest::Client::builder();
-        if !http.extra_root_certs.is_empty() {
-            let mut extra = Vec::new();
-            for bytes in &http.extra_root_certs {
-                for der in root_certificates(bytes)? {
-                    extra.push(
-                        reqwest::Certificate::from_der(&der)
-                            .map_err(|error| ClientError::RootCertificate(error_chain(&error)))?,
-                    );
-                }
-            }
-            // Merged with the platform's roots: an internal CA is trusted, the public ones stay.
-            builder = builder.tls_certs_merge(extra);
-        }
-        for (host, addr) in &http.resolve {
-            builder = builder.resolve(&resolvable_host(host)?, *addr);
-        }
-        let client = builder
-            .user_agent(http.user_agent.clone())
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(http.request_timeout)
-            .pool_max_idle_per_host(http.per_host.max(1))
-            .tcp_nodelay(true)
-            .http1_max_headers(MAX_RESPONSE_HEADERS)
-            .build()
-            .map_err(|error| ClientError::Build(error_chain(&error)))?;
+        let build = |builder: reqwest::ClientBuilder| {
+            builder
+                .build()
+                .map_err(|error| ClientError::Build(error_chain(&error)))
+        };
         Ok(Self {
-            client,
+            client: build(client_builder(http)?)?,
+            wide_client: build(client_builder(http)?.http1_max_headers(MAX_RESPONSE_HEADERS))?,
             request_timeout: http.request_timeout,
         })
     }
@@ -211,12 +194,16 @@ impl Fetcher {
         url: &Url,
         max_body_bytes: Option<u64>,
     ) -> Result<Hop, (FailureKind, String)> {
-        let mut response = self
-            .client
-            .get(url.as_str())
-            .send()
-            .await
-            .map_err(|error| classify(&error))?;
+        let mut response = match self.client.get(url.as_str()).send().await {
+            Ok(response) => response,
+            Err(error) if has_too_many_headers(&error) => self
+                .wide_client
+                .get(url.as_str())
+                .send()
+                .await
+                .map_err(|error| classify(&error))?,
+            Err(error) => return Err(classify(&error)),
+        };
         let status = response.status().as_u16();
         let headers: Vec<HeaderLine> = response
             .headers()
@@ -263,6 +250,34 @@ impl Fetcher {
     }
 }
 
+/// A client builder with every setting of `http` (a reqwest builder cannot be cloned, so each
+/// client starts from its own).
+fn client_builder(http: &HttpOptions) -> Result<reqwest::ClientBuilder, ClientError> {
+    let mut builder = reqwest::Client::builder();
+    if !http.extra_root_certs.is_empty() {
+        let mut extra = Vec::new();
+        for bytes in &http.extra_root_certs {
+            for der in root_certificates(bytes)? {
+                extra.push(
+                    reqwest::Certificate::from_der(&der)
+                        .map_err(|error| ClientError::RootCertificate(error_chain(&error)))?,
+                );
+            }
+        }
+        // Merged with the platform's roots: an internal CA is trusted, the public ones stay.
+        builder = builder.tls_certs_merge(extra);
+    }
+    for (host, addr) in &http.resolve {
+        builder = builder.resolve(&resolvable_host(host)?, *addr);
+    }
+    Ok(builder
+        .user_agent(http.user_agent.clone())
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(http.request_timeout)
+        .pool_max_idle_per_host(http.per_host.max(1))
+        .tcp_nodelay(true))
+}
+
 fn failed(hops: Vec<RedirectHop>, kind: FailureKind, message: String) -> Response {
     Response {
         hops,
@@ -290,6 +305,19 @@ fn install_crypto_provider() {
         // Err means a provider is already installed, which is all that is needed.
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
+}
+
+/// Whether hyper refused a response head as too large: more header lines than the client
+/// accepts (or a head past its buffer, which asking again with more lines will not change).
+fn has_too_many_headers(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = error.source();
+    while let Some(cause) = source {
+        if let Some(hyper_error) = cause.downcast_ref::<hyper::Error>() {
+            return hyper_error.is_parse_too_large();
+        }
+        source = cause.source();
+    }
+    false
 }
 
 /// Turn a reqwest error into a failure kind, looking through its causes.

@@ -243,3 +243,30 @@ async fn a_tls_handshake_failure_is_a_tls_failure() {
     let (kind, message) = response.outcome.unwrap_err();
     assert_eq!(kind, FailureKind::Tls, "{message}");
 }
+
+#[tokio::test]
+async fn a_response_with_hundreds_of_header_lines_is_read_whole() {
+    // Past hyper's default of 100 lines the response is asked for again by the client that
+    // accepts 1,000; past that it is an invalid response, not a crash or a silent cut.
+    let with_cookies = |count: usize| {
+        (0..count).fold(Route::status("/", 200, "<p>"), |route, n| {
+            route.header(format!("Set-Cookie: c{n}=1"))
+        })
+    };
+    for (count, fetched) in [(90, true), (300, true), (1_200, false)] {
+        let server = serve(ServedSite::new().route(with_cookies(count))).await;
+        let response = fetcher(&http())
+            .fetch_url(&server.url("/"), 10, Some(MIB))
+            .await;
+        if fetched {
+            let cookies = received(&response)
+                .headers
+                .iter()
+                .filter(|h| h.is("set-cookie"))
+                .count();
+            assert_eq!(cookies, count);
+        } else {
+            assert_eq!(failure(&response), FailureKind::InvalidResponse);
+        }
+    }
+}

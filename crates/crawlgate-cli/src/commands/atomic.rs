@@ -14,6 +14,10 @@ pub(crate) fn write_atomically(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
+    if is_special_file(path) {
+        return write_in_place(path, fill)
+            .with_context(|| format!("cannot write `{}`", path.display()));
+    }
     let temp = temp_path(path);
     let result = write_then_rename(&temp, path, fill);
     if result.is_err() {
@@ -35,6 +39,20 @@ fn write_then_rename(
         .map_err(std::io::IntoInnerError::into_error)?;
     written.sync_all()?;
     fs::rename(temp, path)?;
+    Ok(())
+}
+
+/// A device, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe): renaming a file over it would
+/// replace it (`--jsonl /dev/null` once turned `/dev/null` into a plain file), and half a
+/// stream cannot be taken back anyway, so it is written in place.
+fn is_special_file(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir())
+}
+
+fn write_in_place(path: &Path, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
+    let mut out = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
+    fill(&mut out)?;
+    out.flush()?;
     Ok(())
 }
 
@@ -79,6 +97,29 @@ mod tests {
         .unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "{\"a\":1}\n");
         assert_eq!(names(&dir), ["out.jsonl"]);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_is_written_in_place_not_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = scratch("pipe");
+        let pipe = dir.join("lines");
+        let made = std::process::Command::new("mkfifo").arg(&pipe).status();
+        assert!(made.unwrap().success());
+        let reader = std::thread::spawn({
+            let pipe = pipe.clone();
+            move || fs::read_to_string(pipe).unwrap()
+        });
+        write_atomically(&pipe, |out| {
+            out.write_all(b"{\"a\":1}\n")?;
+            Ok(())
+        })
+        .unwrap();
+        // Checked before joining: a pipe replaced by a file would leave the reader waiting.
+        assert!(fs::metadata(&pipe).unwrap().file_type().is_fifo());
+        assert_eq!(reader.join().unwrap(), "{\"a\":1}\n");
         let _ = fs::remove_dir_all(&dir);
     }
 

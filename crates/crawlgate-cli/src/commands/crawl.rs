@@ -88,7 +88,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
             write_jsonl(&site, &mut BufWriter::new(stdout.lock()))?;
         } else {
             // Temp file + rename: an interrupted write never leaves half the lines.
-            atomic::write_atomically(path, |mut out| write_jsonl(&site, &mut out))?;
+            atomic::write_atomically(path, |out| write_jsonl(&site, out))?;
         }
     }
     let summary = summary(&site, started.elapsed());
@@ -180,12 +180,43 @@ struct SignalsRecord {
     html: bool,
 }
 
-fn write_jsonl(site: &Site, out: &mut impl Write) -> anyhow::Result<()> {
-    for resource in site.resources() {
-        serde_json::to_writer(&mut *out, &record(site, resource))?;
-        writeln!(out)?;
+/// Lines serialised in one batch by each of the two threads of [`write_jsonl`].
+const JSONL_BATCH: usize = 512;
+
+fn write_jsonl(site: &Site, out: &mut dyn Write) -> anyhow::Result<()> {
+    // The lines are written once the crawl is done, when nothing else runs: two threads
+    // serialise alternate batches, written in order, so memory holds two batches at most.
+    let (mut first_lines, mut second_lines) = (Vec::new(), Vec::new());
+    for batch in site.resources().chunks(2 * JSONL_BATCH) {
+        let (first, second) = batch.split_at(batch.len().min(JSONL_BATCH));
+        std::thread::scope(|scope| {
+            let helper = scope.spawn(|| serialise_lines(site, second, &mut second_lines));
+            let mine = serialise_lines(site, first, &mut first_lines);
+            let theirs = helper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            mine.and(theirs)
+        })?;
+        out.write_all(&first_lines)?;
+        out.write_all(&second_lines)?;
     }
     out.flush()?;
+    Ok(())
+}
+
+/// One JSON line per resource into `lines` (cleared first). Serialising into a `Vec`, not
+/// through `dyn Write`, made it about four times cheaper: `serde_json` writes each token
+/// separately (callgrind, 5,000-page crawl).
+fn serialise_lines(
+    site: &Site,
+    resources: &[Resource],
+    lines: &mut Vec<u8>,
+) -> serde_json::Result<()> {
+    lines.clear();
+    for resource in resources {
+        serde_json::to_writer(&mut *lines, &record(site, resource))?;
+        lines.push(b'\n');
+    }
     Ok(())
 }
 

@@ -32,12 +32,13 @@ use crate::site::{
     Bound, CrawlStats, FailureKind, FetchedPage, InboundLinks, LinkSample, NotFetchedReason,
     Received, Reference, ReferenceKind, Resource, ResourceKind, ResourceState, RobotsEffect,
     RobotsFile, Site, SiteParts, SitemapCycle, SitemapFile, SitemapListing, SitemapSource,
-    SitemapState, UrlVerdict, VerdictCache,
+    SitemapState, UrlVerdict, VerdictCache, origin_of,
 };
 use crate::sitemap::{Entry, SitemapKind};
+use foldhash::HashMap as FastMap;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use thiserror::Error;
 use url::Url;
 
@@ -202,7 +203,7 @@ pub struct Crawl {
     config: CrawlConfig,
     start_origin: String,
     next_id: u64,
-    in_flight: HashMap<RequestId, Purpose>,
+    in_flight: FastMap<RequestId, Purpose>,
     stopped: Option<Stop>,
 
     origins: BTreeMap<String, OriginState>,
@@ -210,13 +211,13 @@ pub struct Crawl {
     robots_queue: VecDeque<String>,
 
     sitemaps: Vec<SitemapSlot>,
-    sitemap_index: HashMap<String, usize>,
+    sitemap_index: FastMap<String, usize>,
     sitemap_queue: VecDeque<usize>,
     sitemap_urls: u64,
     cycles: Vec<SitemapCycle>,
 
     slots: Vec<Slot>,
-    slot_index: HashMap<String, usize>,
+    slot_index: FastMap<String, usize>,
     link_queue: VecDeque<usize>,
     asset_queue: VecDeque<usize>,
     seed_queue: VecDeque<usize>,
@@ -251,18 +252,18 @@ impl Crawl {
         let mut crawl = Self {
             start_origin,
             next_id: 0,
-            in_flight: HashMap::new(),
+            in_flight: FastMap::default(),
             stopped: None,
             origins: BTreeMap::new(),
             robots: BTreeMap::new(),
             robots_queue: VecDeque::new(),
             sitemaps: Vec::new(),
-            sitemap_index: HashMap::new(),
+            sitemap_index: FastMap::default(),
             sitemap_queue: VecDeque::new(),
             sitemap_urls: 0,
             cycles: Vec::new(),
             slots: Vec::new(),
-            slot_index: HashMap::new(),
+            slot_index: FastMap::default(),
             link_queue: VecDeque::new(),
             asset_queue: VecDeque::new(),
             seed_queue: VecDeque::new(),
@@ -499,13 +500,16 @@ impl Crawl {
             let is_asset = matches!(self.slots[index].resource.kind, ResourceKind::Asset(_));
             let url = self.slots[index].resource.url.clone();
             // robots.txt first: verdicts (and --obey-robots) need it.
-            let origin = url.origin().ascii_serialization();
-            let state = self.origins.get(&origin).map(|o| (o.requested, o.done));
+            let origin = origin_of(&url);
+            let state = self
+                .origins
+                .get(origin.as_ref())
+                .map(|o| (o.requested, o.done));
             match state {
                 Some((_, true)) => {}
                 Some((true, false)) => {
                     self.slots[index].progression = Progression::Blocked;
-                    if let Some(o) = self.origins.get_mut(&origin) {
+                    if let Some(o) = self.origins.get_mut(origin.as_ref()) {
                         o.blocked.push(index);
                     }
                     continue;
@@ -513,7 +517,7 @@ impl Crawl {
                 _ => {
                     if self.ensure_origin(&url) {
                         self.slots[index].progression = Progression::Blocked;
-                        if let Some(o) = self.origins.get_mut(&origin) {
+                        if let Some(o) = self.origins.get_mut(origin.as_ref()) {
                             o.blocked.push(index);
                         }
                         continue;
@@ -565,7 +569,7 @@ impl Crawl {
     }
 
     fn disallowed_for_all(&self, url: &Url) -> bool {
-        let robots = self.robots.get(&url.origin().ascii_serialization());
+        let robots = self.robots.get(origin_of(url).as_ref());
         self.config
             .profiles
             .iter()
@@ -575,14 +579,15 @@ impl Crawl {
     /// Make sure the origin's robots.txt is (or will be) fetched. Returns whether it is pending,
     /// false when it is done or cannot be fetched (the origin bound).
     fn ensure_origin(&mut self, url: &Url) -> bool {
-        let origin = url.origin().ascii_serialization();
-        if let Some(state) = self.origins.get(&origin) {
+        let origin = origin_of(url);
+        if let Some(state) = self.origins.get(origin.as_ref()) {
             return !state.done;
         }
         if self.origins.len() as u64 >= self.config.bounds.max_origins {
             self.hit(Bound::MaxOrigins(self.config.bounds.max_origins));
             return false;
         }
+        let origin = origin.into_owned();
         self.origins.insert(
             origin.clone(),
             OriginState {

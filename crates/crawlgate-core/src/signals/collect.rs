@@ -9,10 +9,11 @@ use super::types::{
     Signals,
 };
 use encoding_rs::Encoding;
+use hashbrown::HashTable;
 use html5ever::{LocalName, local_name};
 use scraper::node::Element;
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::hash::BuildHasher;
 use url::Url;
 
 /// Names of robots meta tags besides `robots`: crawlers that do not say "bot" in their name.
@@ -146,8 +147,10 @@ pub(crate) struct Collector<'s, 't> {
     pub signals: &'s mut Signals,
     pub lines: LineIndex<'t>,
     raw: RawLocator<'t>,
-    /// Index in `signals.links` of each distinct `(href, rel)`.
-    link_index: HashMap<(String, LinkRel), usize>,
+    /// Index in `signals.links` of each distinct `(href, rel)`, hashed by `link_hasher`: the
+    /// table holds indices only, so a link's URL is neither copied nor allocated to look it up.
+    link_index: HashTable<usize>,
+    link_hasher: foldhash::fast::RandomState,
 }
 
 impl<'s, 't> Collector<'s, 't> {
@@ -156,7 +159,8 @@ impl<'s, 't> Collector<'s, 't> {
             signals,
             lines: LineIndex::new(text),
             raw: RawLocator::new(text),
-            link_index: HashMap::new(),
+            link_index: HashTable::new(),
+            link_hasher: foldhash::fast::RandomState::default(),
         }
     }
 
@@ -204,27 +208,29 @@ impl<'s, 't> Collector<'s, 't> {
         let rel = element.attr("rel").map(LinkRel::parse).unwrap_or_default();
         // One entry per distinct `(href, rel)`: pages repeat their navigation, and a site's
         // links must fit in memory.
-        let key = (href.to_owned(), rel);
-        if let Some(link) = self
-            .link_index
-            .get(&key)
-            .and_then(|index| self.signals.links.get_mut(*index))
-        {
-            link.occurrences = link.occurrences.saturating_add(1);
+        let hasher = &self.link_hasher;
+        let links = &mut self.signals.links;
+        let hash = hasher.hash_one((href, rel));
+        let same = |&index: &usize| links[index].href == href && links[index].rel == rel;
+        if let Some(&index) = self.link_index.find(hash, same) {
+            let known = &mut links[index];
+            known.occurrences = known.occurrences.saturating_add(1);
             return;
         }
-        if self.signals.links.len() >= MAX_LINKS {
+        if links.len() >= MAX_LINKS {
             self.signals.truncated = true;
             return;
         }
-        self.link_index.insert(key, self.signals.links.len());
-        self.signals.links.push(PageLink {
+        links.push(PageLink {
             href: href.to_owned(),
             resolved: None,
             rel,
             line,
             occurrences: 1,
         });
+        let rehash =
+            |&index: &usize| hasher.hash_one((links[index].href.as_str(), links[index].rel));
+        self.link_index.insert_unique(hash, links.len() - 1, rehash);
     }
 
     fn asset(&mut self, kind: AssetKind, href: &str, line: Option<u32>) {

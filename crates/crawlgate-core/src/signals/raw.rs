@@ -5,8 +5,8 @@
 //! is found by scanning a few lines back from L. A candidate is only accepted if every attribute
 //! name the parser saw appears in it; otherwise the caller rebuilds the tag from the DOM.
 
+use foldhash::HashMap;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 /// How many lines back from its end a tag may start.
 const MAX_TAG_LINES: usize = 32;
@@ -61,7 +61,7 @@ impl<'a> RawLocator<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
         RawLocator {
             text,
-            resume_at: HashMap::new(),
+            resume_at: HashMap::default(),
             lookups: 0,
             searched: 0,
         }

@@ -18,7 +18,7 @@ pub use environment::{
 pub use fetch::{FailureKind, Received};
 pub use robots_file::{RobotsEffect, RobotsFile};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
-pub use verdict::{UrlVerdict, VerdictCache, path_and_query, robots_url_of};
+pub use verdict::{UrlVerdict, VerdictCache, origin_of, path_and_query, robots_url_of};
 
 use crate::finding::RedirectHop;
 use crate::http::HeaderLine;
@@ -27,7 +27,7 @@ use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 use url::Url;
 
@@ -54,7 +54,8 @@ pub struct Site {
     pub stats: CrawlStats,
     /// Every known URL, sorted by URL.
     resources: Vec<Resource>,
-    index: HashMap<String, usize>,
+    /// Resource by URL (foldhash: rules look URLs up many times).
+    index: foldhash::HashMap<String, usize>,
     /// The lint issues of each origin's robots.txt, computed on first use (several rules read
     /// them; the lint runs once per file).
     robots_lint: BTreeMap<String, OnceLock<Vec<Issue>>>,
@@ -75,7 +76,7 @@ impl Site {
             mut resources,
             stats,
         } = parts;
-        resources.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
+        sort_by_url(&mut resources);
         sitemaps.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
         let index = resources
             .iter()
@@ -233,6 +234,18 @@ impl Site {
         }
         Indexability::Indexable
     }
+}
+
+/// Sorts resources by URL (each URL is there once). A `Resource` is a few hundred bytes, and
+/// sorting them in place moved each one about log2(n) times: at the end of a 5,000-page crawl
+/// that was a tenth of the process's instructions (callgrind). The order is computed on indices
+/// instead, then each resource moves once.
+fn sort_by_url(resources: &mut Vec<Resource>) {
+    let mut order: Vec<usize> = (0..resources.len()).collect();
+    order.sort_unstable_by(|&a, &b| resources[a].url.as_str().cmp(resources[b].url.as_str()));
+    let mut unsorted: Vec<Option<Resource>> =
+        std::mem::take(resources).into_iter().map(Some).collect();
+    resources.extend(order.into_iter().filter_map(|index| unsorted[index].take()));
 }
 
 /// The fields of a [`Site`], as the crawl hands them over.

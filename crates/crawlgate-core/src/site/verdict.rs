@@ -5,7 +5,8 @@ use crate::robots::{AgentRules, GroupSelection, MatchedRule};
 use crate::signals::Profile;
 use crate::site::robots_file::{RobotsEffect, RobotsFile};
 use serde::{Deserialize, Serialize};
-use url::Url;
+use std::borrow::Cow;
+use url::{Position, Url};
 
 /// Whether a profile may crawl a URL, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,7 +48,7 @@ impl UrlVerdict {
     /// [`RobotsEffect::Rules`]): the same verdict as [`UrlVerdict::compute`], without compiling
     /// the crawler's rules again for every URL.
     pub fn with_rules(robots: &RobotsFile, agent: &AgentRules<'_>, url: &Url) -> Self {
-        let verdict = agent.verdict(&path_and_query(url));
+        let verdict = agent.verdict(path_and_query(url));
         Self {
             allowed: verdict.allowed,
             robots_url: robots.url.to_string(),
@@ -138,16 +139,29 @@ fn user_agent_value(line: &str) -> String {
 
 /// The path and query of a URL as the `url` crate serialises them (percent-encoded, as Googlebot's
 /// URL pipeline has them), the input of robots.txt matching in audits.
-pub fn path_and_query(url: &Url) -> String {
-    match url.query() {
-        Some(query) => format!("{}?{query}", url.path()),
-        None => url.path().to_owned(),
-    }
+pub fn path_and_query(url: &Url) -> &str {
+    &url[Position::BeforePath..Position::AfterQuery]
 }
 
 /// `{origin}/robots.txt` for a URL.
 pub fn robots_url_of(url: &Url) -> String {
-    format!("{}/robots.txt", url.origin().ascii_serialization())
+    format!("{}/robots.txt", origin_of(url))
+}
+
+/// The origin of a URL as `Origin::ascii_serialization` writes it (`scheme://host[:port]`), the
+/// key of a site's robots.txt files. For http(s) URLs without credentials that is the start of
+/// the URL's own text, so it is borrowed: the crawl asks for it several times per URL, and
+/// formatting a new string each time cost 5% of a crawl's instructions (callgrind).
+pub fn origin_of(url: &Url) -> Cow<'_, str> {
+    if matches!(url.scheme(), "http" | "https")
+        && url.has_host()
+        && url.username().is_empty()
+        && url.password().is_none()
+    {
+        Cow::Borrowed(&url[..Position::BeforePath])
+    } else {
+        Cow::Owned(url.origin().ascii_serialization())
+    }
 }
 
 /// Verdicts for many URLs, each origin's rules compiled once per profile (compiling the rules
@@ -155,7 +169,7 @@ pub fn robots_url_of(url: &Url) -> String {
 pub struct VerdictCache<'a> {
     robots: &'a std::collections::BTreeMap<String, RobotsFile>,
     profiles: &'a [Profile],
-    compiled: std::collections::HashMap<String, Vec<AgentRules<'a>>>,
+    compiled: foldhash::HashMap<String, Vec<AgentRules<'a>>>,
 }
 
 impl<'a> VerdictCache<'a> {
@@ -167,14 +181,14 @@ impl<'a> VerdictCache<'a> {
         Self {
             robots,
             profiles,
-            compiled: std::collections::HashMap::new(),
+            compiled: foldhash::HashMap::default(),
         }
     }
 
     /// The verdict on `url` for every profile, in profile order.
     pub fn verdicts(&mut self, url: &Url) -> Vec<UrlVerdict> {
-        let origin = url.origin().ascii_serialization();
-        let Some(robots) = self.robots.get(&origin) else {
+        let origin = origin_of(url);
+        let Some(robots) = self.robots.get(origin.as_ref()) else {
             return self
                 .profiles
                 .iter()
@@ -188,18 +202,19 @@ impl<'a> VerdictCache<'a> {
                 .map(|profile| UrlVerdict::compute(Some(robots), profile, url))
                 .collect();
         }
-        let profiles = self.profiles;
-        let agents = self.compiled.entry(origin).or_insert_with(|| {
-            profiles
+        if !self.compiled.contains_key(origin.as_ref()) {
+            let agents = self
+                .profiles
                 .iter()
                 .map(|profile| {
                     let tokens: Vec<&str> =
                         profile.robots_tokens.iter().map(String::as_str).collect();
                     robots.parsed.agent(&tokens)
                 })
-                .collect()
-        });
-        agents
+                .collect();
+            self.compiled.insert(origin.to_string(), agents);
+        }
+        self.compiled[origin.as_ref()]
             .iter()
             .map(|agent| UrlVerdict::with_rules(robots, agent, url))
             .collect()
@@ -218,6 +233,24 @@ impl std::fmt::Debug for VerdictCache<'_> {
 mod tests {
     use super::*;
     use crate::site::Received;
+
+    #[test]
+    fn origin_of_writes_what_the_url_crate_writes() {
+        for url in [
+            "http://a.test/x?y#z",
+            "https://A.Test:443/",
+            "http://a.test:8080",
+            "http://user:pw@a.test:81/p",
+            "http://[::1]:3000/",
+            "http://127.0.0.1/",
+            "https://bücher.example/",
+            "ftp://a.test/file",
+            "data:text/plain,x",
+        ] {
+            let url = Url::parse(url).unwrap();
+            assert_eq!(origin_of(&url), url.origin().ascii_serialization(), "{url}");
+        }
+    }
 
     #[test]
     fn verdicts_with_precompiled_rules_equal_computed_ones() {

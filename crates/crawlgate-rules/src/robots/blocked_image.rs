@@ -130,7 +130,7 @@ impl<'a> ImageVerdicts<'a> {
                 let tokens: Vec<&str> = crawler.robots_tokens.iter().map(String::as_str).collect();
                 file.parsed.agent(&tokens)
             });
-        if agent.is_allowed(&path_and_query(url)) {
+        if agent.is_allowed(path_and_query(url)) {
             return None;
         }
         Some(UrlVerdict::with_rules(file, agent, url))

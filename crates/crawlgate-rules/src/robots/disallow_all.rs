@@ -81,7 +81,7 @@ impl Rule for DisallowAll {
                 }
                 let start = &site.start_url;
                 let Some(rule) = agent
-                    .deciding_rule(&path_and_query(start))
+                    .deciding_rule(path_and_query(start))
                     .filter(|rule| rule.directive == Directive::Disallow)
                 else {
                     continue;

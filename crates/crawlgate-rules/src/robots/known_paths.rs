@@ -4,7 +4,7 @@
 
 use crawlgate_core::Site;
 use crawlgate_core::robots::{Directive, Rule};
-use crawlgate_core::site::path_and_query;
+use crawlgate_core::site::{origin_of, path_and_query};
 use memchr::memmem;
 
 /// Sorted, distinct paths, also joined into one text so a rule's literal piece is found in all
@@ -25,8 +25,8 @@ impl KnownPaths {
         Self::new(
             resources
                 .chain(sitemaps)
-                .filter(|url| url.origin().ascii_serialization() == origin)
-                .map(path_and_query)
+                .filter(|url| origin_of(url) == origin)
+                .map(|url| path_and_query(url).to_owned())
                 .collect(),
         )
     }

@@ -87,7 +87,7 @@ impl Rule for ImageBlocked {
                             compiled
                                 .entry(robots.origin.as_str())
                                 .or_insert_with(|| robots.parsed.agent(&tokens))
-                                .verdict(&path_and_query(&url))
+                                .verdict(path_and_query(&url))
                                 .allowed
                         }
                     };
