@@ -41,10 +41,11 @@ const MAX_PREALLOCATION: u64 = 1024 * 1024;
 
 /// Header lines accepted in one response by the fallback client. hyper's default (100), which
 /// the main client keeps, fails pages that real sites serve (a shop setting 100 cookies); such a
-/// response is asked for again with this limit. Not the only client: hyper sets up an array
-/// this long for every response it parses once a limit is set (at 256 that was 5% of a crawl's
-/// CPU, perf, 20,000 small pages; at hyper's default it costs nothing). The head's size stays
-/// bounded by hyper's read buffer (about 400 KiB) whatever this says.
+/// response is asked for again (the server sees the request twice) by a client with this limit.
+/// Only the fallback sets one: with a limit set, hyper allocates and fills an array that long
+/// for every response (at 256 that was 5% of a crawl's CPU, perf, 20,000 small pages; hyper's
+/// default costs nothing). The head's size stays bounded by hyper's read buffer (about 400 KiB)
+/// whatever this says.
 const MAX_RESPONSE_HEADERS: usize = 1_000;
 
 /// Makes HTTP requests the way the crawl needs them. Cheap to clone (the connection pool is
