@@ -253,6 +253,18 @@ mod tests {
     }
 
     #[test]
+    fn path_and_query_is_the_path_then_the_query() {
+        for (url, expected) in [
+            ("http://a.test", "/"),
+            ("http://a.test/x/y?q=1&r#frag", "/x/y?q=1&r"),
+            ("http://a.test/x?", "/x?"),
+            ("http://a.test/ä b?ü", "/%C3%A4%20b?%C3%BC"),
+        ] {
+            assert_eq!(path_and_query(&Url::parse(url).unwrap()), expected, "{url}");
+        }
+    }
+
+    #[test]
     fn verdicts_with_precompiled_rules_equal_computed_ones() {
         let robots = RobotsFile::from_fetch(
             "http://a.test".to_owned(),
