@@ -2,7 +2,7 @@
 //! know, served over HTTPS on 127.0.0.1, is crawled and audited once its root certificate is
 //! given; a missing or garbage file stops the command with an error naming it.
 
-use crate::util::{crawlgate, scratch, text};
+use crate::util::{audit_to_json, crawlgate, scratch, text};
 use crawlgate_crawl::serve::{LOOPBACK_CA_PEM, ServedSite, SiteServer};
 
 /// A small site served over HTTPS with the loopback certificate.
@@ -65,20 +65,8 @@ fn audit_reads_ca_certs_from_the_config_file_relative_to_it() {
     let config = dir.join("crawlgate.toml");
     std::fs::write(&config, "ca_certs = [\"certs/ca.pem\"]\n").unwrap();
     let out = dir.join("report");
-    let output = crawlgate(&[
-        "audit",
-        server.url("/").as_str(),
-        "--config",
-        config.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "--quiet",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let config = ["--config", config.to_str().unwrap()];
+    let output = audit_to_json(server.url("/").as_str(), &config, &out);
     assert!(
         text(&output.stdout).contains("2 pages crawled"),
         "{}",

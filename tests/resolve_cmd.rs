@@ -2,7 +2,7 @@
 //! audited and crawled under a made-up host name, like a new server under the production name
 //! before the DNS switch; a malformed entry is a usage error.
 
-use crate::util::{crawlgate, scratch, text};
+use crate::util::{audit_to_json, crawlgate, scratch, text};
 use crawlgate_crawl::serve::{ServedSite, SiteServer};
 use serde_json::Value;
 
@@ -39,20 +39,7 @@ fn audit_finds_the_pages_of_a_site_under_a_made_up_host_name() {
     let server = shop();
     let dir = scratch("resolve-audit");
     let resolve = format!("shop.crawlgate.test={}", server.addr());
-    let output = crawlgate(&[
-        "audit",
-        SHOP,
-        "--resolve",
-        &resolve,
-        "-o",
-        dir.to_str().unwrap(),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "--quiet",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let output = audit_to_json(SHOP, &["--resolve", &resolve], &dir);
     let stdout = text(&output.stdout);
     assert!(
         stdout.starts_with(
@@ -89,20 +76,7 @@ fn the_config_file_resolves_too_and_crawl_takes_the_flag() {
     )
     .unwrap();
     let out = dir.join("report");
-    let output = crawlgate(&[
-        "audit",
-        SHOP,
-        "--config",
-        config.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "--quiet",
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    audit_to_json(SHOP, &["--config", config.to_str().unwrap()], &out);
     let (_, urls) = report_urls(&out);
     assert!(urls.contains(&format!("{SHOP}tents")), "{urls:?}");
 

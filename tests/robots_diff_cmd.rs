@@ -233,28 +233,22 @@ fn a_side_given_as_a_url_is_fetched_under_a_resolved_host_name() {
     let new_server =
         SiteServer::start_in_background(ServedSite::new().file("robots.txt", production)).unwrap();
     let port = new_server.url("/").port().unwrap();
-    let resolve = format!("www.shop.test=127.0.0.1:{port}");
-    let output = crawlgate(&[
-        "robots",
-        "diff",
-        "http://www.shop.test/robots.txt",
-        &pair("production.txt"),
-        "/cart",
-        "--resolve",
-        &resolve,
-    ]);
+    let diff_resolving = |resolve: &str| {
+        crawlgate(&[
+            "robots",
+            "diff",
+            "http://www.shop.test/robots.txt",
+            &pair("production.txt"),
+            "/cart",
+            "--resolve",
+            resolve,
+        ])
+    };
+    let output = diff_resolving(&format!("www.shop.test=127.0.0.1:{port}"));
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stdout(&output).starts_with("--- http://www.shop.test/robots.txt\n"));
     // A malformed override is a usage error.
-    let output = crawlgate(&[
-        "robots",
-        "diff",
-        "http://www.shop.test/robots.txt",
-        &pair("production.txt"),
-        "/cart",
-        "--resolve",
-        "www.shop.test",
-    ]);
+    let output = diff_resolving("www.shop.test");
     assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
 }
 

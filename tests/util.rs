@@ -1,6 +1,6 @@
 //! Shared helpers for the end-to-end tests.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The repository's `fixtures/` folder.
@@ -32,4 +32,25 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a temp folder");
     dir
+}
+
+/// `crawlgate audit URL EXTRA… -o OUT --format json --fail-on never --quiet`, asserting that it
+/// exits 0; its output, for what it printed.
+#[allow(dead_code)]
+pub(crate) fn audit_to_json(url: &str, extra: &[&str], out: &Path) -> Output {
+    let mut args = vec!["audit", url];
+    args.extend_from_slice(extra);
+    let out = out.to_str().expect("a UTF-8 path");
+    args.extend([
+        "-o",
+        out,
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--quiet",
+    ]);
+    let output = crawlgate(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    output
 }
