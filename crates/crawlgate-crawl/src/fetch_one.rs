@@ -4,7 +4,7 @@
 use crate::HttpOptions;
 use crate::client::Fetcher;
 use crawlgate_core::crawl::{Bounds, Response};
-use crawlgate_core::site::{FailureKind, RobotsFile, robots_url_of};
+use crawlgate_core::site::{FailureKind, RobotsFile, origin_of, robots_url_of};
 use std::collections::HashSet;
 use url::Url;
 
@@ -15,7 +15,7 @@ use url::Url;
 /// rules past Google's 500 KiB cut can be listed). A client that cannot be set up is recorded as
 /// a TLS failure (that is the only part that can fail).
 pub async fn fetch_robots(url: &Url, http: &HttpOptions) -> RobotsFile {
-    let origin = url.origin().ascii_serialization();
+    let origin = origin_of(url).into_owned();
     let robots_url = Url::parse(&robots_url_of(url)).unwrap_or_else(|_| url.clone());
     let bounds = Bounds::default();
     let response = match Fetcher::new(http) {

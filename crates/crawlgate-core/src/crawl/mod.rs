@@ -248,7 +248,7 @@ impl Crawl {
         if config.profiles.is_empty() {
             return Err(CrawlError::NoProfiles);
         }
-        let start_origin = start.origin().ascii_serialization();
+        let start_origin = origin_of(start).into_owned();
         let mut crawl = Self {
             start_origin,
             next_id: 0,
@@ -604,7 +604,7 @@ impl Crawl {
     /// need it as proof. Only while the origin bound has room, and without marking the bound as
     /// hit: it is evidence, not crawling, and must not make the crawl look partial.
     fn ensure_origin_for_proof(&mut self, url: &Url) {
-        let origin = url.origin().ascii_serialization();
+        let origin = origin_of(url).into_owned();
         if self.origins.contains_key(&origin)
             || self.origins.len() as u64 >= self.config.bounds.max_origins
         {

@@ -4,7 +4,7 @@
 use crate::crawl::{CrawlConfig, Request, RequestKind, Response};
 use crate::finding::RedirectHop;
 use crate::signals::{PageInput, extract};
-use crate::site::{FailureKind, FetchedPage, RobotsFile, SitemapState};
+use crate::site::{FailureKind, FetchedPage, RobotsFile, SitemapState, origin_of};
 use crate::sitemap::{self, SitemapOptions};
 use jiff::Timestamp;
 use std::io::Read;
@@ -51,7 +51,7 @@ impl Preparer {
         let Response { hops, outcome } = response;
         match request.kind {
             RequestKind::Robots => Prepared::Robots(Box::new(RobotsFile::from_fetch(
-                request.url.origin().ascii_serialization(),
+                origin_of(&request.url).into_owned(),
                 request.url.clone(),
                 hops,
                 outcome,

@@ -167,7 +167,7 @@ impl Site {
 
     /// The robots.txt governing `url` (same scheme, host and port), if it was fetched.
     pub fn robots_for(&self, url: &Url) -> Option<&RobotsFile> {
-        self.robots.get(&url.origin().ascii_serialization())
+        self.robots.get(origin_of(url).as_ref())
     }
 
     /// The position of the profile named `name` in [`Site::profiles`].

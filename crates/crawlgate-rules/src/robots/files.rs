@@ -2,7 +2,7 @@
 //! quoted as evidence, and the `robots lint` issues each lint rule reports.
 
 use crawlgate_core::rule::{Findings, Report};
-use crawlgate_core::site::{RobotsFile, Site};
+use crawlgate_core::site::{RobotsFile, Site, origin_of};
 use crawlgate_core::{Evidence, Issue};
 use std::collections::BTreeSet;
 
@@ -18,18 +18,18 @@ const MAX_QUOTED_CHARS: usize = 300;
 pub(crate) fn audited_files(site: &Site) -> Vec<&RobotsFile> {
     let start = &site.start_url;
     let mut origins = BTreeSet::new();
-    origins.insert(start.origin().ascii_serialization());
+    origins.insert(origin_of(start));
     for resource in site.resources() {
         let links = &resource.inbound_links;
         let pointed_at =
             links.followed > 0 || links.qualified > 0 || !resource.listed_in.is_empty();
         if pointed_at && !same_origin(&resource.url, start) {
-            origins.insert(resource.url.origin().ascii_serialization());
+            origins.insert(origin_of(&resource.url));
         }
     }
     origins
         .iter()
-        .filter_map(|origin| site.robots.get(origin))
+        .filter_map(|origin| site.robots.get(origin.as_ref()))
         .collect()
 }
 

@@ -2,7 +2,7 @@ use super::evidence::MAX_QUOTED;
 use crate::support::{link_evidence, profiles, response_evidence};
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
-use crawlgate_core::site::{Bound, ResourceKind, SitemapFile, SitemapState};
+use crawlgate_core::site::{Bound, ResourceKind, SitemapFile, SitemapState, origin_of};
 use crawlgate_core::sitemap::SitemapKind;
 use crawlgate_core::{Evidence, Site};
 use std::collections::BTreeSet;
@@ -51,13 +51,13 @@ impl Rule for MissingIndexableUrl {
             return;
         }
         // The hosts the sitemaps speak for: the audited one, and any whose URLs they list.
-        let mut origins: BTreeSet<String> = site
+        let mut origins: BTreeSet<_> = site
             .resources()
             .iter()
             .filter(|resource| !resource.listed_in.is_empty())
-            .map(|resource| resource.url.origin().ascii_serialization())
+            .map(|resource| origin_of(&resource.url))
             .collect();
-        origins.insert(site.start_url.origin().ascii_serialization());
+        origins.insert(origin_of(&site.start_url));
         let in_sitemaps = match url_sitemaps.len() {
             1 => "the sitemap".to_owned(),
             n => format!("any of the {n} sitemaps"),
@@ -70,7 +70,7 @@ impl Rule for MissingIndexableUrl {
                     && resource.page().is_some_and(|page| page.signals.is_html);
                 if !is_html_page
                     || !resource.listed_in.is_empty()
-                    || !origins.contains(&resource.url.origin().ascii_serialization())
+                    || !origins.contains(&origin_of(&resource.url))
                     || !site.indexability(resource, index).is_indexable()
                 {
                     continue;

@@ -2,7 +2,7 @@ use super::evidence::MAX_QUOTED;
 use crate::robots::files::audited_files;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
-use crawlgate_core::site::{RobotsEffect, SitemapSource, robots_url_of};
+use crawlgate_core::site::{RobotsEffect, SitemapSource, origin_of, robots_url_of};
 use crawlgate_core::{Evidence, Site};
 use url::Url;
 
@@ -42,14 +42,14 @@ declare_rule! {
 /// The audited origins besides the start's whose robots.txt was read (status 2xx, rules
 /// parsed) yet no sitemap is on the origin or named by that robots.txt.
 fn check_other_origins(site: &Site, out: &mut Findings<'_>) {
-    let start = site.start_url.origin().ascii_serialization();
+    let start = origin_of(&site.start_url);
     for file in audited_files(site) {
         if file.origin == start || file.effect != RobotsEffect::Rules {
             continue;
         }
         let robots_url = file.url.as_str();
         let has_sitemap = site.sitemaps.iter().any(|sitemap| {
-                sitemap.url.origin().ascii_serialization() == file.origin
+                origin_of(&sitemap.url) == file.origin
                     || sitemap.sources.iter().any(|source| {
                         matches!(source, SitemapSource::RobotsTxt { robots_url: named, .. } if named == robots_url)
                     })
