@@ -116,7 +116,7 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let checked = if args.file == "-" {
-        check(io::stdin().lock(), "-", &options, output, &mut out)?
+        check(io::stdin(), "-", &options, output, &mut out)?
     } else {
         let path = PathBuf::from(&args.file);
         let file = File::open(&path).with_context(|| format!("cannot open `{}`", args.file))?;
@@ -139,7 +139,7 @@ pub(crate) struct Checked {
 /// Reads one sitemap from `input` and prints the result to `out`; `name` stands for the
 /// document in issue locations (a path, or a URL for fetched bodies).
 pub(crate) fn check(
-    input: impl Read,
+    input: impl Read + Send,
     name: &str,
     options: &SitemapOptions,
     output: Output,

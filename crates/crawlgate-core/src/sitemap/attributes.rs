@@ -4,32 +4,35 @@
 //! unusual — an entity, a tab or newline in a value, a syntax quirk — returns `None`, and the
 //! caller uses quick-xml's iterator, so results and errors are quick-xml's in every other case.
 
-/// The raw values of the attributes named in `names`, when every attribute of `text` (the part
-/// of a start tag after its name) is plain `name="value"` or `name='value'` with nothing to
-/// decode; `None` otherwise.
-pub(crate) fn plain_values<'t, const N: usize>(
-    text: &'t str,
-    names: [&str; N],
-) -> Option<[Option<&'t str>; N]> {
+/// One plain attribute: where its name and value are, as `(start, end)` byte offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plain {
+    pub(crate) name: (usize, usize),
+    pub(crate) value: (usize, usize),
+}
+
+/// Reads every attribute of `text` (the part of a start tag after its name) into `out`, with
+/// offsets from the start of `text` plus `base`, when all are plain `name="value"` or
+/// `name='value'` with nothing to decode. Returns `false` otherwise (`out` may then hold some).
+pub(crate) fn read_plain(text: &str, base: usize, out: &mut Vec<Plain>) -> bool {
     let bytes = text.as_bytes();
     // One vectorised pass each for everything that would need decoding or normalising; after
     // them only spaces, names, `=` and quotes are left.
     if memchr::memchr3(b'&', b'<', b'\t', bytes).is_some()
         || memchr::memchr2(b'\n', b'\r', bytes).is_some()
     {
-        return None;
+        return false;
     }
-    let mut values = [None; N];
     let mut at = 0;
     loop {
         let gap = spaces(bytes, at);
         at += gap;
         if at >= bytes.len() {
-            return Some(values);
+            return true;
         }
         if gap == 0 && at > 0 {
             // Attributes must be separated by white space.
-            return None;
+            return false;
         }
         // Names are short: a plain loop beats setting up a search.
         let mut name_end = at;
@@ -40,33 +43,67 @@ pub(crate) fn plain_values<'t, const N: usize>(
             name_end += 1;
         }
         if name_end == at {
-            return None;
+            return false;
         }
-        let name = text.get(at..name_end)?;
+        let name = (base + at, base + name_end);
         at = name_end;
         at += spaces(bytes, at);
         if bytes.get(at) != Some(&b'=') {
-            return None;
+            return false;
         }
         at += 1;
         at += spaces(bytes, at);
-        let quote = *bytes.get(at).filter(|&&b| b == b'"' || b == b'\'')?;
+        let Some(&quote) = bytes.get(at).filter(|&&b| b == b'"' || b == b'\'') else {
+            return false;
+        };
         at += 1;
-        let value_len = memchr::memchr(quote, bytes.get(at..)?)?;
-        let value = text.get(at..at + value_len)?;
+        let Some(value_len) = bytes.get(at..).and_then(|rest| memchr::memchr(quote, rest)) else {
+            return false;
+        };
+        out.push(Plain {
+            name,
+            value: (base + at, base + at + value_len),
+        });
         at += value_len + 1;
+    }
+}
+
+/// The values of the attributes named in `names` among `list` (offsets into `text`); `None`
+/// when one of them is repeated (left to quick-xml).
+pub(crate) fn lookup<'t, const N: usize>(
+    text: &'t str,
+    list: &[Plain],
+    names: [&str; N],
+) -> Option<[Option<&'t str>; N]> {
+    let mut values = [None; N];
+    for attribute in list {
+        let name = text.get(attribute.name.0..attribute.name.1)?;
         if let Some(slot) = names
             .iter()
             .position(|wanted| same(wanted.as_bytes(), name.as_bytes()))
             .and_then(|index| values.get_mut(index))
         {
             if slot.is_some() {
-                // A repeated attribute: leave it to quick-xml.
                 return None;
             }
-            *slot = Some(value);
+            *slot = Some(text.get(attribute.value.0..attribute.value.1)?);
         }
     }
+    Some(values)
+}
+
+/// The raw values of the attributes named in `names`, when every attribute of `text` is plain
+/// ([`read_plain`]); `None` otherwise.
+#[cfg(test)]
+fn plain_values<'t, const N: usize>(
+    text: &'t str,
+    names: [&str; N],
+) -> Option<[Option<&'t str>; N]> {
+    let mut list = Vec::new();
+    if !read_plain(text, 0, &mut list) {
+        return None;
+    }
+    lookup(text, &list, names)
 }
 
 /// How many spaces start `bytes[at..]` (tabs and line breaks were ruled out before).

@@ -50,6 +50,7 @@ mod loc;
 mod reader;
 mod scope;
 mod text;
+mod tokens;
 mod validate;
 mod xml;
 
@@ -241,7 +242,7 @@ pub struct ParsedSitemap {
 ///
 /// Memory stays bounded: one read buffer, the current entry, and per-document tallies that hold
 /// hashes rather than URLs (duplicates, hreflang reciprocity, uniform `lastmod`).
-pub fn parse<R: Read>(
+pub fn parse<R: Read + Send>(
     input: R,
     options: &SitemapOptions,
     on_entry: impl FnMut(Entry),
@@ -252,7 +253,7 @@ pub fn parse<R: Read>(
 /// Like [`parse`], but lends each entry to `on_entry` instead of giving it away: the parser
 /// reuses the entry's memory for the next one, so reading allocates almost nothing per entry.
 /// For callers that look at each entry and move on (checking, counting, printing URLs).
-pub fn parse_borrowed<R: Read>(
+pub fn parse_borrowed<R: Read + Send>(
     input: R,
     options: &SitemapOptions,
     on_entry: impl FnMut(&Entry),
@@ -260,7 +261,7 @@ pub fn parse_borrowed<R: Read>(
     parse_into(input, options, Lent(on_entry))
 }
 
-fn parse_into<R: Read>(input: R, options: &SitemapOptions, sink: impl Sink) -> SitemapSummary {
+fn parse_into<R: Read + Send>(input: R, options: &SitemapOptions, sink: impl Sink) -> SitemapSummary {
     let decoded = Decoded::new(input);
     let gzip = decoded.is_gzip();
     let mut track = LineTrack::new(Capped::new(decoded, options.max_uncompressed_bytes));

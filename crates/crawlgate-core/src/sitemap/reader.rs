@@ -220,21 +220,13 @@ pub(crate) struct LineColumn {
     pub(crate) column: u32,
 }
 
-/// A buffered reader that maps byte offsets of what it has read (the XML reader only knows
-/// offsets) to line:column.
-///
-/// Newlines are counted lazily, once per byte: when a position is asked, between the last
-/// position asked and this one, and before buffer bytes are discarded. Positions must be asked in
-/// increasing order (the parsers do: each event's start is after the previous one); an earlier
-/// offset on the current line is still exact, one before it gets that line's start.
+/// Maps byte offsets to line:column, counting newlines lazily, once per byte: when a position
+/// is asked, between the last position asked and this one, and before bytes are discarded.
+/// Positions must be asked in increasing order (the parsers do: each event's start is after the
+/// previous one); an earlier offset on the current line is still exact, one before it gets that
+/// line's start.
 #[derive(Debug)]
-pub(crate) struct LineTrack<R> {
-    inner: R,
-    buffer: Box<[u8]>,
-    start: usize,
-    end: usize,
-    /// Absolute offset of `buffer[0]`.
-    buffer_offset: u64,
+pub(crate) struct LineCounter {
     /// Newlines before this absolute offset have been counted.
     counted: Cell<u64>,
     /// How many: the line of `counted` is `lines + 1`.
@@ -243,17 +235,81 @@ pub(crate) struct LineTrack<R> {
     line_start: Cell<u64>,
 }
 
+impl LineCounter {
+    /// Counting from absolute `offset`, which is at `at`.
+    pub(crate) fn new(offset: u64, at: LineColumn) -> Self {
+        Self {
+            counted: Cell::new(offset),
+            lines: Cell::new(at.line.saturating_sub(1)),
+            line_start: Cell::new(offset.saturating_sub(u64::from(at.column.saturating_sub(1)))),
+        }
+    }
+
+    /// Counts the newlines up to absolute `offset` from where counting got; `bytes` are the
+    /// input from absolute `bytes_offset` on, and must cover that range.
+    pub(crate) fn count_to(&self, bytes: &[u8], bytes_offset: u64, offset: u64) {
+        let counted = self.counted.get();
+        if offset <= counted {
+            return;
+        }
+        let relative = |absolute: u64| {
+            usize::try_from(absolute.saturating_sub(bytes_offset)).unwrap_or(usize::MAX)
+        };
+        let Some(fresh) = bytes.get(relative(counted)..relative(offset).min(bytes.len())) else {
+            return;
+        };
+        if let Some(last) = memchr::memrchr(b'\n', fresh) {
+            let newlines = count_newlines(fresh);
+            let newlines = u32::try_from(newlines).unwrap_or(u32::MAX);
+            self.lines.set(self.lines.get().saturating_add(newlines));
+            self.line_start.set(counted + last as u64 + 1);
+        }
+        self.counted.set(counted + fresh.len() as u64);
+    }
+
+    /// The line and column of absolute `offset`, within `bytes` (from `bytes_offset` on).
+    pub(crate) fn position(&self, bytes: &[u8], bytes_offset: u64, offset: u64) -> LineColumn {
+        self.count_to(bytes, bytes_offset, offset);
+        LineColumn {
+            line: self.lines.get().saturating_add(1),
+            column: u32::try_from(
+                offset
+                    .saturating_sub(self.line_start.get())
+                    .saturating_add(1),
+            )
+            .unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Counts no more: positions are asked of another counter from here on.
+    fn stop(&self) {
+        self.counted.set(u64::MAX);
+    }
+}
+
+/// A buffered reader that maps byte offsets of what it has read (the XML reader only knows
+/// offsets) to line:column ([`LineCounter`]).
+#[derive(Debug)]
+pub(crate) struct LineTrack<R> {
+    inner: R,
+    /// Grows only when a caller peeks past its size (one XML construct longer than a block).
+    buffer: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// Absolute offset of `buffer[0]`.
+    buffer_offset: u64,
+    lines: LineCounter,
+}
+
 impl<R: Read> LineTrack<R> {
     pub(crate) fn new(inner: R) -> Self {
         Self {
             inner,
-            buffer: vec![0; BUFFER_BYTES].into_boxed_slice(),
+            buffer: vec![0; BUFFER_BYTES],
             start: 0,
             end: 0,
             buffer_offset: 0,
-            counted: Cell::new(0),
-            lines: Cell::new(0),
-            line_start: Cell::new(0),
+            lines: LineCounter::new(0, LineColumn { line: 1, column: 1 }),
         }
     }
 
@@ -266,16 +322,20 @@ impl<R: Read> LineTrack<R> {
         self.buffer_offset + self.start as u64
     }
 
-    /// Makes at least `wanted` bytes available (fewer at the end of the input, at most a buffer)
-    /// without consuming them: a single read may return as little as one byte.
+    /// Makes at least `wanted` bytes available (fewer at the end of the input) without consuming
+    /// them: a single read may return as little as one byte. The buffer grows to `wanted`.
+    ///
+    /// On a read error the bytes read before it stay available ([`LineTrack::buffered`]).
     pub(crate) fn peek(&mut self, wanted: usize) -> io::Result<&[u8]> {
-        let wanted = wanted.min(self.buffer.len());
         if self.end - self.start < wanted {
             self.count_to(self.consumed());
             self.buffer.copy_within(self.start..self.end, 0);
             self.buffer_offset += self.start as u64;
             self.end -= self.start;
             self.start = 0;
+            if self.buffer.len() < wanted {
+                self.buffer.resize(wanted, 0);
+            }
             while self.end < wanted {
                 let Some(room) = self.buffer.get_mut(self.end..) else {
                     break;
@@ -288,42 +348,29 @@ impl<R: Read> LineTrack<R> {
                 }
             }
         }
-        Ok(self.buffer.get(self.start..self.end).unwrap_or_default())
+        Ok(self.buffered())
     }
 
-    /// Counts the newlines up to absolute `offset` (within the buffer) from where counting got.
+    /// The bytes read and not yet consumed.
+    pub(crate) fn buffered(&self) -> &[u8] {
+        self.buffer.get(self.start..self.end).unwrap_or_default()
+    }
+
+    /// Counts the newlines up to absolute `offset` (within the buffer).
     fn count_to(&self, offset: u64) {
-        let counted = self.counted.get();
-        if offset <= counted {
-            return;
-        }
-        let relative = |absolute: u64| {
-            usize::try_from(absolute.saturating_sub(self.buffer_offset)).unwrap_or(usize::MAX)
-        };
-        let Some(fresh) = self
-            .buffer
-            .get(relative(counted)..relative(offset).min(self.end))
-        else {
-            return;
-        };
-        if let Some(last) = memchr::memrchr(b'\n', fresh) {
-            let newlines = count_newlines(fresh);
-            let newlines = u32::try_from(newlines).unwrap_or(u32::MAX);
-            self.lines.set(self.lines.get().saturating_add(newlines));
-            self.line_start.set(counted + last as u64 + 1);
-        }
-        self.counted.set(counted + fresh.len() as u64);
+        let read = self.buffer.get(..self.end).unwrap_or_default();
+        self.lines.count_to(read, self.buffer_offset, offset);
     }
 
     /// The line and column of a byte offset that has been read.
     pub(crate) fn position(&self, offset: u64) -> LineColumn {
-        self.count_to(offset);
-        let line_start = self.line_start.get();
-        LineColumn {
-            line: self.lines.get().saturating_add(1),
-            column: u32::try_from(offset.saturating_sub(line_start).saturating_add(1))
-                .unwrap_or(u32::MAX),
-        }
+        let read = self.buffer.get(..self.end).unwrap_or_default();
+        self.lines.position(read, self.buffer_offset, offset)
+    }
+
+    /// Counts lines no more: the XML reader counts them from its own copy of the bytes.
+    pub(crate) fn stop_counting(&self) {
+        self.lines.stop();
     }
 }
 

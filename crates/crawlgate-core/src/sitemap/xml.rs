@@ -11,11 +11,11 @@
 //! tag does not hide the rest of the file. A DOCTYPE stops reading (`sitemap/unsafe-xml`: no
 //! entity is ever expanded), and so does HTML served in place of a sitemap.
 
-use super::attributes;
 use super::collect::{Collector, Draft, Sink};
 use super::elements::{self, Field, Ns, Role};
 use super::issues::{self, Issues, Position};
-use super::reader::{Capped, LineTrack};
+use super::reader::{Capped, LineCounter, LineTrack};
+use super::tokens::{Batch, Ending, TagAttributes, Token, Tokenizer};
 use super::validate::shorten;
 use super::{Image, News, SitemapKind, Video, feed};
 use quick_xml::XmlVersion;
@@ -23,10 +23,9 @@ use quick_xml::errors::{Error, IllFormedError};
 use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesRef, BytesStart, BytesText, Event};
 use quick_xml::name::{NamespaceResolver, ResolveResult};
-use quick_xml::reader::Reader;
 use std::borrow::Cow;
 use std::io::Read;
-use std::sync::LazyLock;
+use std::sync::mpsc::{self, Receiver, Sender};
 
 /// Deeper nesting than any sitemap needs; past it reading stops (memory guard).
 const MAX_DEPTH: usize = 256;
@@ -34,70 +33,153 @@ const MAX_DEPTH: usize = 256;
 const MAX_KEPT_PER_ENTRY: usize = 1_000;
 /// Prefixes whose resolution is cached.
 const MAX_CACHED_PREFIXES: usize = 16;
+/// The issue for a document that is not UTF-8.
+const NOT_UTF8: &str = "not UTF-8: sitemaps must be UTF-8 encoded";
 /// Unbound prefixes reported per document.
 const MAX_REPORTED_PREFIXES: usize = 16;
 
+/// Batches in flight between the tokenizer thread and the document: memory stays bounded.
+const BATCHES_IN_FLIGHT: usize = 2;
+
 /// Reads an XML sitemap or feed from `track`. Returns whether reading stopped before the end.
-pub(crate) fn parse<R: Read, F: Sink>(
+///
+/// quick-xml's tokenizer ([`Tokenizer`]) and the document (namespaces, entries, validation,
+/// tallies) cost about the same, so a document longer than one block is read by two threads:
+/// the tokenizer runs a few blocks ahead on a second one. Events cross as spans of their block,
+/// not copied one by one, and lines are counted here from the same bytes.
+pub(crate) fn parse<R: Read + Send, F: Sink>(
     track: &mut LineTrack<Capped<R>>,
     collector: &mut Collector<'_, F>,
     issues: &mut Issues,
 ) -> bool {
-    // quick-xml counts offsets from where it starts; the tracker from the first byte.
     let base = track.consumed();
-    let mut reader = Reader::from_reader(track);
-    let config = reader.config_mut();
-    // Bare `&` comes through as text so we can report it with its position and keep reading.
-    config.allow_dangling_amp = true;
-    config.check_end_names = true;
-    let mut buf = Vec::with_capacity(4096);
+    let lines = LineCounter::new(base, track.position(base));
+    // From here the document counts lines, from the batches.
+    track.stop_counting();
     let mut doc = Document::new(collector, issues);
-    let mut last_error_at = None;
+    let mut reading = Reading {
+        base,
+        lines,
+        last_end: 0,
+    };
+    let mut tokenizer = Tokenizer::new(track);
+    let mut first = Batch::default();
+    tokenizer.next_batch(&mut first);
+    if first.ending.is_some() {
+        // One block holds the whole document: no second thread.
+        return reading.batch(&mut doc, &first).unwrap_or(true);
+    }
+    let (to_document, from_tokenizer) = mpsc::sync_channel::<Batch>(BATCHES_IN_FLIGHT);
+    let (to_tokenizer, spare_batches) = mpsc::channel::<Batch>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            loop {
+                let mut batch = spare_batches.try_recv().unwrap_or_default();
+                tokenizer.next_batch(&mut batch);
+                let last = batch.ending.is_some();
+                // The document stopped listening, or this was the last batch.
+                if to_document.send(batch).is_err() || last {
+                    return;
+                }
+            }
+        });
+        reading.batches(&mut doc, first, from_tokenizer, &to_tokenizer)
+    })
+}
 
-    loop {
-        buf.clear();
-        // Whitespace between tags never matters, and skipping it saves an event per line; inside
-        // a value it is kept as written.
-        reader.config_mut().trim_text_start = doc.capture.is_none();
-        let event = reader.read_event_into(&mut buf);
-        let end = reader.buffer_position();
-        let locate = |offset: u64| {
-            let at = reader.get_ref().position(base + offset);
+/// The document side of reading: batches in order, each event with its position.
+struct Reading {
+    /// The track's offset where XML reading started (batch offsets count from it).
+    base: u64,
+    lines: LineCounter,
+    /// Where the last event ended.
+    last_end: u64,
+}
+
+impl Reading {
+    /// Reads `first` and the batches after it; the tokenizer stops once `from_tokenizer` is
+    /// dropped. Returns whether reading stopped before the end.
+    fn batches<F: Sink>(
+        &mut self,
+        doc: &mut Document<'_, '_, F>,
+        first: Batch,
+        from_tokenizer: Receiver<Batch>,
+        to_tokenizer: &Sender<Batch>,
+    ) -> bool {
+        let mut batch = first;
+        loop {
+            if let Some(stopped) = self.batch(doc, &batch) {
+                return stopped;
+            }
+            // The tokenizer may have finished: then the spare batch is simply dropped.
+            let _ = to_tokenizer.send(batch);
+            let Ok(next) = from_tokenizer.recv() else {
+                // The tokenizer ended without a last batch: it panicked (re-raised by the scope).
+                return true;
+            };
+            batch = next;
+        }
+    }
+
+    /// Reads one batch; `Some(stopped)` once the document is done.
+    fn batch<F: Sink>(&mut self, doc: &mut Document<'_, '_, F>, batch: &Batch) -> Option<bool> {
+        let base = self.base;
+        let text_offset = base + batch.offset;
+        let lines = &self.lines;
+        let locate = |at: u64| {
+            let at = lines.position(batch.text.as_bytes(), text_offset, base + at);
             Position {
                 line: at.line,
                 column: at.column,
             }
         };
-        if let Ok(Event::Eof) = &event {
-            doc.input_cut = reader.get_ref().get_ref().hit();
-        }
-        let flow = match event {
-            Ok(event) => doc.event(event, end, &locate),
-            Err(error) => {
-                let at = reader.error_position();
-                if last_error_at == Some((at, end)) {
-                    // No progress since the last error: stop rather than loop.
-                    return true;
+        let mut errors = batch.errors.iter();
+        for token in &batch.tokens {
+            let flow = match *token {
+                Token::Error { at, end, capped } => {
+                    self.last_end = end;
+                    let error = errors.next()?;
+                    doc.error(error, locate(at), capped)
                 }
-                last_error_at = Some((at, end));
-                let capped = reader.get_ref().get_ref().hit();
-                doc.error(&error, locate(at), capped)
+                Token::Event { end, .. } => {
+                    if doc.capture.is_some() {
+                        // White space the tokenizer skipped belongs to the value.
+                        let from = usize::try_from(self.last_end.saturating_sub(batch.offset))
+                            .unwrap_or(usize::MAX);
+                        let rest = batch.text.get(from..).unwrap_or_default();
+                        let space = rest.len() - rest.trim_ascii_start().len();
+                        doc.capture_space(rest.get(..space).unwrap_or_default());
+                    }
+                    self.last_end = end;
+                    match batch.event(token) {
+                        Some((event, attributes)) => doc.event(event, attributes, end, &locate),
+                        None => doc.not_utf8(locate(end)),
+                    }
+                }
+            };
+            match flow {
+                Flow::Continue => {}
+                Flow::End => return Some(false),
+                Flow::Stop => return Some(true),
             }
-        };
-        match flow {
-            Flow::Continue => {}
-            Flow::End => return false,
-            Flow::Stop => return true,
+        }
+        match batch.ending {
+            None => {
+                // The batch's bytes go: count its lines first.
+                let end = text_offset + batch.text.len() as u64;
+                self.lines.count_to(batch.text.as_bytes(), text_offset, end);
+                None
+            }
+            Some(Ending::Stopped) => Some(true),
+            Some(Ending::Eof { end, input_cut }) => {
+                doc.input_cut = input_cut;
+                Some(match doc.event(Event::Eof, TagAttributes::NONE, end, &locate) {
+                    Flow::Continue | Flow::Stop => true,
+                    Flow::End => false,
+                })
+            }
         }
     }
-}
-
-/// Whether a start tag may declare namespaces: it has attributes and one mentions `xmlns`.
-fn declares_namespaces(start: &BytesStart<'_>) -> bool {
-    static XMLNS: LazyLock<memchr::memmem::Finder<'static>> =
-        LazyLock::new(|| memchr::memmem::Finder::new("xmlns"));
-    let tag: &str = start;
-    tag.len() > start.name().as_ref().len() && XMLNS.find(tag.as_bytes()).is_some()
 }
 
 /// What the loop does after an event.
@@ -177,15 +259,21 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         });
     }
 
-    fn event(&mut self, event: Event<'_>, end: u64, locate: &dyn Fn(u64) -> Position) -> Flow {
+    fn event(
+        &mut self,
+        event: Event<'_>,
+        attributes: TagAttributes<'_>,
+        end: u64,
+        locate: &dyn Fn(u64) -> Position,
+    ) -> Flow {
         match event {
             Event::Start(start) => {
                 let offset = end.saturating_sub(start.len() as u64 + 2);
-                self.start(&start, offset, locate)
+                self.start(&start, attributes, offset, locate)
             }
             Event::Empty(start) => {
                 let offset = end.saturating_sub(start.len() as u64 + 3);
-                match self.start(&start, offset, locate) {
+                match self.start(&start, attributes, offset, locate) {
                     Flow::Continue => self.end(),
                     other => other,
                 }
@@ -224,6 +312,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
     fn start(
         &mut self,
         start: &BytesStart<'_>,
+        attributes: TagAttributes<'_>,
         offset: u64,
         locate: &dyn Fn(u64) -> Position,
     ) -> Flow {
@@ -234,7 +323,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                 });
             return Flow::Stop;
         }
-        let declares = declares_namespaces(start);
+        let declares = attributes.declares;
         if declares {
             self.ns_cache.clear();
             if let Err(error) = self.resolver.push(start) {
@@ -292,7 +381,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         } else {
             elements::child_role(self.kind, parent, ns, local)
         };
-        self.stack.push(Open { role, declares });
+        self.open(role, declares);
         match role {
             Role::Other | Role::Root | Role::Channel | Role::NewsPublication => {}
             Role::Record => {
@@ -321,8 +410,8 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                     self.draft.at.news = Some(locate(offset));
                 }
             }
-            Role::AlternateLink => self.alternate(start, locate(offset)),
-            Role::FeedLink => self.feed_link(start, locate(offset)),
+            Role::AlternateLink => self.alternate(start, attributes, locate(offset)),
+            Role::FeedLink => self.feed_link(start, attributes, locate(offset)),
         }
         Flow::Continue
     }
@@ -339,26 +428,17 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             self.issues.push(issues::NOT_XML, Some(at), || {
                 format!("a second root element <{local}> after the end of the document")
             });
-            self.stack.push(Open {
-                role: Role::Other,
-                declares,
-            });
+            self.open(Role::Other, declares);
             return Flow::Continue;
         }
         if local.eq_ignore_ascii_case("html") {
-            self.stack.push(Open {
-                role: Role::Other,
-                declares,
-            });
+            self.open(Role::Other, declares);
             self.issues.push(issues::NOT_XML, Some(at), || {
                 "an HTML page, not a sitemap".to_owned()
             });
             return Flow::Stop;
         }
-        self.stack.push(Open {
-            role: Role::Root,
-            declares,
-        });
+        self.open(Role::Root, declares);
         let Some(kind) = elements::root_kind(local) else {
             self.issues
                 .push(issues::BAD_ROOT_OR_NAMESPACE, Some(at), || {
@@ -403,6 +483,10 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         if slot.is_none() {
             *slot = Some(locate(offset));
         }
+    }
+
+    fn open(&mut self, role: Role, declares: bool) {
+        self.stack.push(Open { role, declares });
     }
 
     fn end(&mut self) -> Flow {
@@ -495,8 +579,9 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
 
     /// `xhtml:link rel="alternate" hreflang=… href=…`. Alternates without `hreflang` are other
     /// annotations (mobile `media=…`, `android-app://` app links) and are not hreflang.
-    fn alternate(&mut self, start: &BytesStart<'_>, at: Position) {
-        let [rel, hreflang, href] = self.attributes(start, ["rel", "hreflang", "href"], at);
+    fn alternate(&mut self, start: &BytesStart<'_>, attributes: TagAttributes<'_>, at: Position) {
+        let [rel, hreflang, href] =
+            self.attributes(start, attributes, ["rel", "hreflang", "href"], at);
         let is_alternate = rel.as_deref().is_some_and(|rel| {
             rel.split_ascii_whitespace()
                 .any(|token| token.eq_ignore_ascii_case("alternate"))
@@ -523,8 +608,8 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
     }
 
     /// Atom `<link href=… rel=…/>`: the first page link is the entry's URL.
-    fn feed_link(&mut self, start: &BytesStart<'_>, at: Position) {
-        let [rel, href] = self.attributes(start, ["rel", "href"], at);
+    fn feed_link(&mut self, start: &BytesStart<'_>, attributes: TagAttributes<'_>, at: Position) {
+        let [rel, href] = self.attributes(start, attributes, ["rel", "href"], at);
         if !feed::is_page_link(rel.as_deref()) || !self.draft.entry.loc.is_empty() {
             return;
         }
@@ -536,14 +621,16 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         self.assign(Field::Loc, href);
     }
 
-    /// The values of the named unprefixed attributes (entities decoded).
+    /// The values of the named unprefixed attributes (entities decoded): as the tokenizer read
+    /// them when they are plain, else through quick-xml's attribute reader.
     fn attributes<'a, const N: usize>(
         &mut self,
         start: &'a BytesStart<'_>,
+        read: TagAttributes<'a>,
         names: [&str; N],
         at: Position,
     ) -> [Option<Cow<'a, str>>; N] {
-        if let Some(plain) = attributes::plain_values(start.attributes_raw(), names) {
+        if let Some(plain) = read.values(names) {
             return plain.map(|value| value.map(Cow::Borrowed));
         }
         let mut values = [const { None }; N];
@@ -596,6 +683,23 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         } else if self.stack.is_empty() && !raw.trim_ascii().is_empty() {
             let leading = raw.len() - raw.trim_ascii_start().len();
             self.outside_root(locate(offset + leading as u64));
+        }
+    }
+
+    /// Text that is not UTF-8, which quick-xml should have refused: reading stops.
+    fn not_utf8(&mut self, at: Position) -> Flow {
+        self.issues
+            .push(issues::NOT_XML, Some(at), || NOT_UTF8.to_owned());
+        Flow::Stop
+    }
+
+    /// White space the tokenizer skipped inside a value.
+    fn capture_space(&mut self, space: &str) {
+        if memchr::memchr(b'\r', space.as_bytes()).is_some() {
+            // XML turns CR and CRLF into LF.
+            self.text.push_str(&space.replace("\r\n", "\n").replace('\r', "\n"));
+        } else {
+            self.text.push_str(space);
         }
     }
 
@@ -710,13 +814,13 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             _ => {}
         }
         let message = match error {
-            Error::Encoding(_) => "not UTF-8: sitemaps must be UTF-8 encoded".to_owned(),
+            Error::Encoding(_) => NOT_UTF8.to_owned(),
             other => format!("not well-formed XML: {other}"),
         };
         self.issues.push(issues::NOT_XML, Some(at), || message);
         match error {
             Error::IllFormed(IllFormedError::MismatchedEndTag { .. }) => {
-                // quick-xml closed the open element; so do we.
+                // The tokenizer closed the open element; so do we.
                 self.end()
             }
             Error::IllFormed(_)
