@@ -74,8 +74,8 @@ pub(crate) enum Ending {
 /// The events of one block.
 #[derive(Debug, Default)]
 pub(crate) struct Batch {
-    /// The block as far as its events reach: valid UTF-8 up to any byte quick-xml refused.
-    pub(crate) text: String,
+    /// The block as far as its events reach.
+    bytes: Vec<u8>,
     /// Where `text` starts, counted from where XML reading started.
     pub(crate) offset: u64,
     pub(crate) tokens: Vec<Token>,
@@ -90,7 +90,7 @@ pub(crate) struct Batch {
 
 impl Batch {
     fn clear(&mut self) {
-        self.text.clear();
+        self.bytes.clear();
         self.tokens.clear();
         self.errors.clear();
         self.attributes.clear();
@@ -155,7 +155,13 @@ impl Batch {
     /// The event a token stands for, as quick-xml gave it, and what the tokenizer read of its
     /// attributes; `None` for an error token, or where the text is not UTF-8 (quick-xml refuses
     /// such an event, so it does not happen).
-    pub(crate) fn event(&self, token: &Token) -> Option<(Event<'_>, TagAttributes<'_>)> {
+    ///
+    /// `text` is [`Batch::text`], checked once per batch by the caller.
+    pub(crate) fn event<'b>(
+        &'b self,
+        text: &'b str,
+        token: &Token,
+    ) -> Option<(Event<'b>, TagAttributes<'b>)> {
         let &Token::Event {
             kind,
             start,
@@ -169,11 +175,11 @@ impl Batch {
         else {
             return None;
         };
-        let source = if spilled { &self.spill } else { &self.text };
+        let source = if spilled { self.spill.as_str() } else { text };
         let content = source.get(start..start + len)?;
         let tag = TagAttributes {
             plain: attributes.and_then(|(from, to)| self.attributes.get(from..to)),
-            text: &self.text,
+            text,
             declares,
         };
         let event = match kind {
@@ -264,7 +270,6 @@ impl<'t, R: Read> Tokenizer<'t, R> {
 
     /// Fills `batch` with the next block's events. After a batch with an ending, there are none.
     pub(crate) fn next_batch(&mut self, batch: &mut Batch) {
-        let mut text = std::mem::take(&mut batch.text).into_bytes();
         batch.clear();
         loop {
             // A read error ends the input; the reader layer reports it.
@@ -285,9 +290,8 @@ impl<'t, R: Read> Tokenizer<'t, R> {
             batch.offset = self.track.consumed() - self.base;
             let capped = self.track.get_ref();
             let consumed = self.progress.tokenize(part, at_end, failed, capped, batch);
-            text.clear();
-            text.extend_from_slice(part.get(..consumed).unwrap_or_default());
-            batch.text = utf8_prefix(std::mem::take(&mut text));
+            batch.bytes.clear();
+            batch.bytes.extend_from_slice(part.get(..consumed).unwrap_or_default());
             self.track.consume(consumed);
             if consumed == 0 && batch.tokens.is_empty() && batch.ending.is_none() {
                 continue;
@@ -404,14 +408,15 @@ impl Progress {
     }
 }
 
-/// The bytes as a string, up to the first that is not UTF-8.
-fn utf8_prefix(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|error| {
-        let valid = error.utf8_error().valid_up_to();
-        let mut bytes = error.into_bytes();
-        bytes.truncate(valid);
-        String::from_utf8(bytes).unwrap_or_default()
-    })
+impl Batch {
+    /// The block as text, up to its first byte that is not UTF-8 (quick-xml refuses the event
+    /// holding it, and reading stops there).
+    pub(crate) fn text(&self) -> &str {
+        std::str::from_utf8(&self.bytes).unwrap_or_else(|error| {
+            let valid = self.bytes.get(..error.valid_up_to()).unwrap_or_default();
+            std::str::from_utf8(valid).unwrap_or_default()
+        })
+    }
 }
 
 #[cfg(test)]

@@ -125,9 +125,10 @@ impl Reading {
     fn batch<F: Sink>(&mut self, doc: &mut Document<'_, '_, F>, batch: &Batch) -> Option<bool> {
         let base = self.base;
         let text_offset = base + batch.offset;
+        let text = batch.text();
         let lines = &self.lines;
         let locate = |at: u64| {
-            let at = lines.position(batch.text.as_bytes(), text_offset, base + at);
+            let at = lines.position(text.as_bytes(), text_offset, base + at);
             Position {
                 line: at.line,
                 column: at.column,
@@ -146,12 +147,12 @@ impl Reading {
                         // White space the tokenizer skipped belongs to the value.
                         let from = usize::try_from(self.last_end.saturating_sub(batch.offset))
                             .unwrap_or(usize::MAX);
-                        let rest = batch.text.get(from..).unwrap_or_default();
+                        let rest = text.get(from..).unwrap_or_default();
                         let space = rest.len() - rest.trim_ascii_start().len();
                         doc.capture_space(rest.get(..space).unwrap_or_default());
                     }
                     self.last_end = end;
-                    match batch.event(token) {
+                    match batch.event(text, token) {
                         Some((event, attributes)) => doc.event(event, attributes, end, &locate),
                         None => doc.not_utf8(locate(end)),
                     }
@@ -166,8 +167,8 @@ impl Reading {
         match batch.ending {
             None => {
                 // The batch's bytes go: count its lines first.
-                let end = text_offset + batch.text.len() as u64;
-                self.lines.count_to(batch.text.as_bytes(), text_offset, end);
+                let end = text_offset + text.len() as u64;
+                self.lines.count_to(text.as_bytes(), text_offset, end);
                 None
             }
             Some(Ending::Stopped) => Some(true),
