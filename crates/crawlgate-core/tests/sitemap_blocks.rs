@@ -21,7 +21,9 @@ fn document(pad: usize, loc_line: impl Fn(usize) -> String) -> String {
          xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"\n  \
          xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\">\n",
     );
-    xml.push_str(&format!("<!--{}-->\n", "x".repeat(pad)));
+    xml.push_str("<!--");
+    xml.push_str(&"x".repeat(pad));
+    xml.push_str("-->\n");
     for i in 0..ENTRIES {
         if i == LONG_COMMENT_AT {
             xml.push_str("<!--");

@@ -261,7 +261,11 @@ pub fn parse_borrowed<R: Read + Send>(
     parse_into(input, options, Lent(on_entry))
 }
 
-fn parse_into<R: Read + Send>(input: R, options: &SitemapOptions, sink: impl Sink) -> SitemapSummary {
+fn parse_into<R: Read + Send>(
+    input: R,
+    options: &SitemapOptions,
+    sink: impl Sink,
+) -> SitemapSummary {
     let decoded = Decoded::new(input);
     let gzip = decoded.is_gzip();
     let mut track = LineTrack::new(Capped::new(decoded, options.max_uncompressed_bytes));

@@ -120,26 +120,27 @@ impl Batch {
                 (self.spill.len() - content.len(), true)
             }
         };
-        let (attributes, declares) = match (kind, content.get(name_len..)) {
-            (Kind::Start | Kind::Empty, Some(raw)) if !raw.is_empty() && !spilled => {
-                let from = self.attributes.len();
-                if attributes::read_plain(raw, start + name_len, &mut self.attributes) {
-                    let declares = self.attributes.get(from..).unwrap_or_default().iter().any(
-                        |attribute| {
-                            content
-                                .get(attribute.name.0 - start..attribute.name.1 - start)
-                                .is_some_and(|name| name.starts_with("xmlns"))
-                        },
-                    );
-                    (Some((from, self.attributes.len())), declares)
-                } else {
-                    self.attributes.truncate(from);
-                    (None, raw.contains("xmlns"))
+        let (attributes, declares) =
+            match (kind, content.get(name_len..)) {
+                (Kind::Start | Kind::Empty, Some(raw)) if !raw.is_empty() && !spilled => {
+                    let from = self.attributes.len();
+                    if attributes::read_plain(raw, start + name_len, &mut self.attributes) {
+                        let declares = self.attributes.get(from..).unwrap_or_default().iter().any(
+                            |attribute| {
+                                content
+                                    .get(attribute.name.0 - start..attribute.name.1 - start)
+                                    .is_some_and(|name| name.starts_with("xmlns"))
+                            },
+                        );
+                        (Some((from, self.attributes.len())), declares)
+                    } else {
+                        self.attributes.truncate(from);
+                        (None, raw.contains("xmlns"))
+                    }
                 }
-            }
-            (Kind::Start | Kind::Empty, Some(raw)) => (None, raw.contains("xmlns")),
-            _ => (Some((0, 0)), false),
-        };
+                (Kind::Start | Kind::Empty, Some(raw)) => (None, raw.contains("xmlns")),
+                _ => (Some((0, 0)), false),
+            };
         self.tokens.push(Token::Event {
             kind,
             start,
@@ -291,7 +292,9 @@ impl<'t, R: Read> Tokenizer<'t, R> {
             let capped = self.track.get_ref();
             let consumed = self.progress.tokenize(part, at_end, failed, capped, batch);
             batch.bytes.clear();
-            batch.bytes.extend_from_slice(part.get(..consumed).unwrap_or_default());
+            batch
+                .bytes
+                .extend_from_slice(part.get(..consumed).unwrap_or_default());
             self.track.consume(consumed);
             if consumed == 0 && batch.tokens.is_empty() && batch.ending.is_none() {
                 continue;
@@ -346,7 +349,11 @@ impl Progress {
                     match self.close(tag.trim_ascii_end()) {
                         Ok(()) => batch.push(&Event::End(tag), part, end),
                         Err(problem) => {
-                            batch.tokens.push(Token::Error { at, end, capped: false });
+                            batch.tokens.push(Token::Error {
+                                at,
+                                end,
+                                capped: false,
+                            });
                             batch.errors.push(Error::IllFormed(problem));
                         }
                     }
@@ -358,12 +365,15 @@ impl Progress {
                     }
                     batch.push(&event, part, end);
                 }
-                Err(Error::Syntax(_)) if !at_end && reader.buffer_position() >= part.len() as u64 => {
+                Err(Error::Syntax(_))
+                    if !at_end && reader.buffer_position() >= part.len() as u64 =>
+                {
                     // A construct the block's end cut: it (and the white space before it)
                     // starts the next block.
                     let from = usize::try_from(reader.error_position()).unwrap_or(0);
                     let from = cut_point(part.get(..=from).unwrap_or_default()).unwrap_or(0);
-                    self.wanted = BLOCK_BYTES.max(part.len().saturating_sub(from).saturating_mul(2));
+                    self.wanted =
+                        BLOCK_BYTES.max(part.len().saturating_sub(from).saturating_mul(2));
                     return from;
                 }
                 Err(error) => {

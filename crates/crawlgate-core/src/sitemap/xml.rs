@@ -1,12 +1,13 @@
-//! The XML event loop: quick-xml's `Reader` over the line-tracking reader, one reused buffer,
-//! no allocation per event except the values kept.
+//! The document half of XML reading: the tokenizer's events ([`super::tokens`]) in order, read
+//! into entries, namespaces, positions and issues; no allocation per event except the values kept.
+//! A document longer than one block is tokenized on a second thread.
 //!
 //! Namespaces are resolved with quick-xml's `NamespaceResolver`, but a scope is pushed only for
 //! elements that declare one (an `xmlns` in the tag), not for every element as `NsReader` does:
 //! that alone doubled throughput on the 50 MB benchmark (BENCHMARKS.md).
 //!
-//! Well-formedness is checked as quick-xml reads (mismatched tags, bad syntax, non-UTF-8), plus
-//! what it leaves to us: undefined entities, bare `&`, text or a second element outside the root,
+//! Well-formedness is checked as quick-xml reads (bad syntax, non-UTF-8) and by the tokenizer
+//! (mismatched end tags), plus what they leave to us: undefined entities, bare `&`, text or a second element outside the root,
 //! a document ending inside an element. After a recoverable error reading goes on, so one broken
 //! tag does not hide the rest of the file. A DOCTYPE stops reading (`sitemap/unsafe-xml`: no
 //! entity is ever expanded), and so does HTML served in place of a sitemap.
@@ -107,13 +108,14 @@ impl Reading {
         to_tokenizer: &Sender<Batch>,
     ) -> bool {
         let mut batch = first;
+        let mut incoming = from_tokenizer.into_iter();
         loop {
             if let Some(stopped) = self.batch(doc, &batch) {
                 return stopped;
             }
             // The tokenizer may have finished: then the spare batch is simply dropped.
             let _ = to_tokenizer.send(batch);
-            let Ok(next) = from_tokenizer.recv() else {
+            let Some(next) = incoming.next() else {
                 // The tokenizer ended without a last batch: it panicked (re-raised by the scope).
                 return true;
             };
@@ -174,10 +176,12 @@ impl Reading {
             Some(Ending::Stopped) => Some(true),
             Some(Ending::Eof { end, input_cut }) => {
                 doc.input_cut = input_cut;
-                Some(match doc.event(Event::Eof, TagAttributes::NONE, end, &locate) {
-                    Flow::Continue | Flow::Stop => true,
-                    Flow::End => false,
-                })
+                Some(
+                    match doc.event(Event::Eof, TagAttributes::NONE, end, &locate) {
+                        Flow::Continue | Flow::Stop => true,
+                        Flow::End => false,
+                    },
+                )
             }
         }
     }
@@ -698,7 +702,8 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
     fn capture_space(&mut self, space: &str) {
         if memchr::memchr(b'\r', space.as_bytes()).is_some() {
             // XML turns CR and CRLF into LF.
-            self.text.push_str(&space.replace("\r\n", "\n").replace('\r', "\n"));
+            self.text
+                .push_str(&space.replace("\r\n", "\n").replace('\r', "\n"));
         } else {
             self.text.push_str(space);
         }
