@@ -137,3 +137,22 @@ fn errors_are_placed_wherever_blocks_end() {
         assert_eq!(entries[1_000].loc, "https://example.com/p1000?a=1&b=2");
     }
 }
+
+#[test]
+fn a_truncated_gzip_is_a_read_failure_not_broken_xml() {
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+    use std::io::Write;
+
+    let xml = document(0, plain_loc);
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
+    encoder.write_all(xml.as_bytes()).unwrap();
+    let gzip = encoder.finish().unwrap();
+    // Cut inside the XML declaration, inside the first block, and blocks later.
+    for cut in [20, 2_000, gzip.len() / 2] {
+        let summary = sitemap::parse_borrowed(&gzip[..cut], &options(), |_| {});
+        let rules: Vec<_> = summary.issues.iter().map(|issue| issue.rule).collect();
+        assert_eq!(rules, ["sitemap/gzip-invalid"], "cut at {cut}");
+        assert!(summary.truncated, "cut at {cut}");
+    }
+}

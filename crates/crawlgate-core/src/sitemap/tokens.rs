@@ -366,6 +366,14 @@ impl Progress {
                     batch.push(&event, part, end);
                 }
                 Err(Error::Syntax(_))
+                    if failed && reader.buffer_position() >= part.len() as u64 =>
+                {
+                    // Cut by the read failure (which the reader layer reports), not the file's
+                    // fault.
+                    batch.ending = Some(Ending::Stopped);
+                    return part.len();
+                }
+                Err(Error::Syntax(_))
                     if !at_end && reader.buffer_position() >= part.len() as u64 =>
                 {
                     // A construct the block's end cut: it (and the white space before it)
