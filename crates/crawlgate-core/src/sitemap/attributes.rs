@@ -76,11 +76,12 @@ pub(crate) fn lookup<'t, const N: usize>(
     names: [&str; N],
 ) -> Option<[Option<&'t str>; N]> {
     let mut values = [None; N];
+    let bytes = text.as_bytes();
     for attribute in list {
-        let name = text.get(attribute.name.0..attribute.name.1)?;
+        let name = bytes.get(attribute.name.0..attribute.name.1)?;
         if let Some(slot) = names
             .iter()
-            .position(|wanted| same(wanted.as_bytes(), name.as_bytes()))
+            .position(|wanted| same(wanted.as_bytes(), name))
             .and_then(|index| values.get_mut(index))
         {
             if slot.is_some() {

@@ -121,11 +121,13 @@ fn read_plain(loc: &str) -> Option<PlainUrl<'_>> {
     };
     // Dot segments are resolved by the parser; leave them to it.
     let bytes = path.as_bytes();
-    if bytes.windows(2).any(|pair| pair == b"/.")
-        || bytes
-            .windows(3)
-            .any(|triple| triple.eq_ignore_ascii_case(b"%2e"))
-    {
+    let dot_segment = memchr::memchr2_iter(b'.', b'%', bytes).any(|at| match bytes.get(at) {
+        Some(b'.') => at > 0 && bytes.get(at - 1) == Some(&b'/'),
+        _ => bytes
+            .get(at..at + 3)
+            .is_some_and(|escape| escape.eq_ignore_ascii_case(b"%2e")),
+    });
+    if dot_segment {
         return None;
     }
     Some(PlainUrl {

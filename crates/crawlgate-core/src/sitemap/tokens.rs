@@ -38,22 +38,23 @@ pub(crate) enum Kind {
 }
 
 /// One event or error of a [`Batch`]. Offsets (`end`, `at`) count from where XML reading
-/// started, as quick-xml's positions do.
+/// started, as quick-xml's positions do. Offsets within the batch are `u32` (a block is far
+/// smaller than 4 GiB), which halves the tokens' size and so the memory crossing threads.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Token {
     Event {
         kind: Kind,
         /// The event's content is `Batch::text[start..start + len]`, or `Batch::spill[…]`.
-        start: usize,
-        len: usize,
+        start: u32,
+        len: u32,
         spilled: bool,
         /// The tag name's length, for start tags.
-        name_len: usize,
+        name_len: u32,
         /// quick-xml's position after the event.
         end: u64,
         /// A start tag's attributes: `Batch::attributes[from..to]`, or `None` when one is not
         /// plain (quick-xml then reads them).
-        attributes: Option<(usize, usize)>,
+        attributes: Option<(u32, u32)>,
         /// Whether the start tag may declare a namespace (an `xmlns` in its attributes).
         declares: bool,
     },
@@ -132,7 +133,10 @@ impl Batch {
                                     .is_some_and(|name| name.starts_with("xmlns"))
                             },
                         );
-                        (Some((from, self.attributes.len())), declares)
+                        (
+                            Some((narrow(from), narrow(self.attributes.len()))),
+                            declares,
+                        )
                     } else {
                         self.attributes.truncate(from);
                         (None, raw.contains("xmlns"))
@@ -143,10 +147,10 @@ impl Batch {
             };
         self.tokens.push(Token::Event {
             kind,
-            start,
-            len: content.len(),
+            start: narrow(start),
+            len: narrow(content.len()),
             spilled,
-            name_len,
+            name_len: narrow(name_len),
             end,
             attributes,
             declares,
@@ -176,10 +180,11 @@ impl Batch {
         else {
             return None;
         };
+        let (start, len, name_len) = (widen(start), widen(len), widen(name_len));
         let source = if spilled { self.spill.as_str() } else { text };
         let content = source.get(start..start + len)?;
         let tag = TagAttributes {
-            plain: attributes.and_then(|(from, to)| self.attributes.get(from..to)),
+            plain: attributes.and_then(|(from, to)| self.attributes.get(widen(from)..widen(to))),
             text,
             declares,
         };
@@ -195,6 +200,16 @@ impl Batch {
         };
         Some((event, tag))
     }
+}
+
+/// An offset or length within a batch, as stored in a [`Token`] (a larger one points nowhere,
+/// and the event reads as not UTF-8).
+fn narrow(value: usize) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
+
+fn widen(value: u32) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
 }
 
 /// What the tokenizer read of a start tag's attributes.

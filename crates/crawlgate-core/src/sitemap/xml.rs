@@ -671,15 +671,19 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
 
     fn text(&mut self, text: &BytesText<'_>, offset: u64, locate: &dyn Fn(u64) -> Position) {
         let raw: &str = text;
-        // With dangling `&` allowed, text events carry a bare `&` only where one was written.
-        for index in memchr::memchr_iter(b'&', raw.as_bytes()) {
-            self.issues
-                .push(issues::NOT_XML, Some(locate(offset + index as u64)), || {
-                    "a bare `&` must be escaped as `&amp;`".to_owned()
-                });
+        // One search for both bytes that need a second look: most text has neither.
+        let unusual = memchr::memchr2(b'&', b'\r', raw.as_bytes()).is_some();
+        if unusual {
+            // With dangling `&` allowed, text events carry a bare `&` only where one was written.
+            for index in memchr::memchr_iter(b'&', raw.as_bytes()) {
+                self.issues
+                    .push(issues::NOT_XML, Some(locate(offset + index as u64)), || {
+                        "a bare `&` must be escaped as `&amp;`".to_owned()
+                    });
+            }
         }
         if self.capture.is_some() {
-            if memchr::memchr(b'\r', raw.as_bytes()).is_some() {
+            if unusual && memchr::memchr(b'\r', raw.as_bytes()).is_some() {
                 // XML turns CR and CRLF into LF.
                 self.text.push_str(&text.xml10_content());
             } else {
