@@ -8,15 +8,15 @@
 //! tag (`<` is not allowed in attribute values). It can fall inside a comment, a CDATA section,
 //! a processing instruction or a DOCTYPE: quick-xml then reports an unclosed construct at the
 //! block's end, and the construct starts the next, larger, block. Each block's reader is new, so
-//! the tokenizer matches end tags to start tags across blocks itself, not quick-xml. It also
-//! reads plain attributes: the work of the two threads comes out about even.
+//! end tags are matched to start tags by the document, not by quick-xml. The tokenizer reads
+//! plain attributes: the work of the two threads comes out about even.
 //!
 //! White space at the start of text is always skipped (an event less per line); the document
 //! recovers it inside values from the block ([`Batch::text`]), where it still is.
 
 use super::attributes::{self, Plain};
 use super::reader::{Capped, LineTrack};
-use quick_xml::errors::{Error, IllFormedError};
+use quick_xml::errors::Error;
 use quick_xml::events::{BytesCData, BytesEnd, BytesRef, BytesStart, BytesText, Event};
 use quick_xml::reader::Reader;
 use std::io::{BufRead, Read};
@@ -264,11 +264,6 @@ struct Progress {
     wanted: usize,
     /// The last error's position and end, to notice an error that makes no progress.
     last_error_at: Option<(u64, u64)>,
-    /// The names of the open elements, one after the other, to match end tags (each block's
-    /// quick-xml reader is new, so it cannot).
-    names: String,
-    /// Where each open element's name starts in `names`.
-    open: Vec<usize>,
 }
 
 impl<'t, R: Read> Tokenizer<'t, R> {
@@ -279,8 +274,6 @@ impl<'t, R: Read> Tokenizer<'t, R> {
             progress: Progress {
                 wanted: BLOCK_BYTES,
                 last_error_at: None,
-                names: String::new(),
-                open: Vec::new(),
             },
         }
     }
@@ -359,28 +352,7 @@ impl Progress {
                     self.wanted = BLOCK_BYTES;
                     return part.len();
                 }
-                Ok(Event::End(tag)) => {
-                    // Not trimmed by quick-xml, so the tag's length is exact.
-                    let at = end.saturating_sub(tag.len() as u64 + 3);
-                    match self.close(tag.trim_ascii_end()) {
-                        Ok(()) => batch.push(&Event::End(tag), part, end),
-                        Err(problem) => {
-                            batch.tokens.push(Token::Error {
-                                at,
-                                end,
-                                capped: false,
-                            });
-                            batch.errors.push(Error::IllFormed(problem));
-                        }
-                    }
-                }
-                Ok(event) => {
-                    if let Event::Start(start) = &event {
-                        self.open.push(self.names.len());
-                        self.names.push_str(start.name().as_ref());
-                    }
-                    batch.push(&event, part, end);
-                }
+                Ok(event) => batch.push(&event, part, end),
                 Err(Error::Syntax(_))
                     if failed && reader.buffer_position() >= part.len() as u64 =>
                 {
@@ -418,27 +390,6 @@ impl Progress {
                 }
             }
         }
-    }
-}
-
-impl Progress {
-    /// An end tag: it must close the innermost open element, by name. A mismatched one closes
-    /// it anyway, as quick-xml does.
-    fn close(&mut self, name: &str) -> Result<(), IllFormedError> {
-        let Some(start) = self.open.pop() else {
-            return Err(IllFormedError::UnmatchedEndTag(name.to_owned()));
-        };
-        let expected = self.names.get(start..).unwrap_or_default();
-        let result = if expected == name {
-            Ok(())
-        } else {
-            Err(IllFormedError::MismatchedEndTag {
-                expected: expected.to_owned(),
-                found: name.to_owned(),
-            })
-        };
-        self.names.truncate(start);
-        result
     }
 }
 

@@ -6,9 +6,10 @@
 //! elements that declare one (an `xmlns` in the tag), not for every element as `NsReader` does:
 //! that alone doubled throughput on the 50 MB benchmark (BENCHMARKS.md).
 //!
-//! Well-formedness is checked as quick-xml reads (bad syntax, non-UTF-8) and by the tokenizer
-//! (mismatched end tags), plus what they leave to us: undefined entities, bare `&`, text or a second element outside the root,
-//! a document ending inside an element. After a recoverable error reading goes on, so one broken
+//! Well-formedness is checked as quick-xml reads (bad syntax, non-UTF-8), plus what it leaves to
+//! us: end tags that do not match (quick-xml's reader is new for each block), undefined
+//! entities, bare `&`, text or a second element outside the root, a document ending inside an
+//! element. After a recoverable error reading goes on, so one broken
 //! tag does not hide the rest of the file. A DOCTYPE stops reading (`sitemap/unsafe-xml`: no
 //! entity is ever expanded), and so does HTML served in place of a sitemap.
 
@@ -196,11 +197,13 @@ enum Flow {
     Stop,
 }
 
-/// An open element: what it is, and whether it pushed a namespace scope.
+/// An open element: what it is, whether it pushed a namespace scope, and where its name starts
+/// in [`Document::names`].
 #[derive(Debug, Clone, Copy)]
 struct Open {
     role: Role,
     declares: bool,
+    name_start: usize,
 }
 
 /// The parse state of one document.
@@ -211,6 +214,9 @@ struct Document<'c, 'o, F> {
     root_ns: Option<String>,
     root_closed: bool,
     stack: Vec<Open>,
+    /// The names of the open elements, one after the other, to match end tags (the tokenizer's
+    /// reader is new for each block, so quick-xml cannot).
+    names: String,
     resolver: NamespaceResolver,
     /// What each prefix resolves to, while no element declares namespaces: most documents
     /// declare them all on the root, so this saves a resolver walk per element.
@@ -235,6 +241,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             root_ns: None,
             root_closed: false,
             stack: Vec::with_capacity(8),
+            names: String::new(),
             resolver: NamespaceResolver::default(),
             ns_cache: Vec::new(),
             capture: None,
@@ -283,7 +290,11 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                     other => other,
                 }
             }
-            Event::End(_) => self.end(),
+            Event::End(tag) => {
+                // Not trimmed by the tokenizer, so the tag's length (and position) is exact.
+                let offset = end.saturating_sub(tag.len() as u64 + 3);
+                self.end_tag(tag.trim_ascii_end(), offset, locate)
+            }
             Event::Text(text) => {
                 let offset = end.saturating_sub(text.len() as u64);
                 self.text(&text, offset, locate);
@@ -379,14 +390,14 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             (ns, uri)
         };
         let Some(parent) = self.stack.last().map(|open| open.role) else {
-            return self.root(start, local, uri, declares, locate(offset));
+            return self.root(start, qualified, local, uri, declares, locate(offset));
         };
         let role = if parent == Role::Other {
             Role::Other
         } else {
             elements::child_role(self.kind, parent, ns, local)
         };
-        self.open(role, declares);
+        self.open(role, declares, qualified);
         match role {
             Role::Other | Role::Root | Role::Channel | Role::NewsPublication => {}
             Role::Record => {
@@ -424,6 +435,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
     fn root(
         &mut self,
         start: &BytesStart<'_>,
+        qualified: &str,
         local: &str,
         uri: Option<String>,
         declares: bool,
@@ -433,17 +445,17 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             self.issues.push(issues::NOT_XML, Some(at), || {
                 format!("a second root element <{local}> after the end of the document")
             });
-            self.open(Role::Other, declares);
+            self.open(Role::Other, declares, qualified);
             return Flow::Continue;
         }
         if local.eq_ignore_ascii_case("html") {
-            self.open(Role::Other, declares);
+            self.open(Role::Other, declares, qualified);
             self.issues.push(issues::NOT_XML, Some(at), || {
                 "an HTML page, not a sitemap".to_owned()
             });
             return Flow::Stop;
         }
-        self.open(Role::Root, declares);
+        self.open(Role::Root, declares, qualified);
         let Some(kind) = elements::root_kind(local) else {
             self.issues
                 .push(issues::BAD_ROOT_OR_NAMESPACE, Some(at), || {
@@ -490,14 +502,48 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         }
     }
 
-    fn open(&mut self, role: Role, declares: bool) {
-        self.stack.push(Open { role, declares });
+    fn open(&mut self, role: Role, declares: bool, name: &str) {
+        let name_start = self.names.len();
+        self.names.push_str(name);
+        self.stack.push(Open {
+            role,
+            declares,
+            name_start,
+        });
+    }
+
+    /// An end tag: it must close the innermost open element, by name. A mismatched one closes it
+    /// anyway, as quick-xml does.
+    fn end_tag(&mut self, name: &str, offset: u64, locate: &dyn Fn(u64) -> Position) -> Flow {
+        let problem = match self.stack.last() {
+            None => Some(IllFormedError::UnmatchedEndTag(name.to_owned())),
+            Some(open) => {
+                let expected = self.names.get(open.name_start..).unwrap_or_default();
+                (expected != name).then(|| IllFormedError::MismatchedEndTag {
+                    expected: expected.to_owned(),
+                    found: name.to_owned(),
+                })
+            }
+        };
+        if let Some(problem) = problem {
+            let error = Error::IllFormed(problem);
+            self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                format!("not well-formed XML: {error}")
+            });
+        }
+        self.end()
     }
 
     fn end(&mut self) -> Flow {
-        let Some(Open { role, declares }) = self.stack.pop() else {
+        let Some(Open {
+            role,
+            declares,
+            name_start,
+        }) = self.stack.pop()
+        else {
             return Flow::Continue;
         };
+        self.names.truncate(name_start);
         if declares {
             self.resolver.pop();
             self.ns_cache.clear();
@@ -829,10 +875,6 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         };
         self.issues.push(issues::NOT_XML, Some(at), || message);
         match error {
-            Error::IllFormed(IllFormedError::MismatchedEndTag { .. }) => {
-                // The tokenizer closed the open element; so do we.
-                self.end()
-            }
             Error::IllFormed(_)
             | Error::InvalidAttr(_)
             | Error::Escape(_)
