@@ -116,6 +116,7 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let checked = if args.file == "-" {
+        // `Stdin`, not its lock: the parser may read on a second thread, and a lock is not `Send`.
         check(io::stdin(), "-", &options, output, &mut out)?
     } else {
         let path = PathBuf::from(&args.file);

@@ -5,8 +5,9 @@
 //! caller's Read ─► Counted ─► (MultiGzDecoder if the first bytes are 1f 8b) ─► Capped ─► LineTrack (BufRead)
 //! ```
 //!
-//! Nothing here holds more than one buffer of the document (it grows past its 64 KiB only for an
-//! XML construct longer than a block); memory stays bounded whatever the input size.
+//! Nothing here holds more than one buffer of the document (64 KiB; the XML reader's 128 KiB
+//! blocks, and larger only for one construct longer than a block); memory stays bounded whatever
+//! the input size.
 
 use flate2::read::MultiGzDecoder;
 use std::cell::Cell;

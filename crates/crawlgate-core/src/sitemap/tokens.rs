@@ -122,30 +122,14 @@ impl Batch {
                 (self.spill.len() - content.len(), true)
             }
         };
-        let (attributes, declares) =
-            match (kind, content.get(name_len..)) {
-                (Kind::Start | Kind::Empty, Some(raw)) if !raw.is_empty() && !spilled => {
-                    let from = self.attributes.len();
-                    if attributes::read_plain(raw, start + name_len, &mut self.attributes) {
-                        let declares = self.attributes.get(from..).unwrap_or_default().iter().any(
-                            |attribute| {
-                                content
-                                    .get(attribute.name.0 - start..attribute.name.1 - start)
-                                    .is_some_and(|name| name.starts_with("xmlns"))
-                            },
-                        );
-                        (
-                            Some((narrow(from), narrow(self.attributes.len()))),
-                            declares,
-                        )
-                    } else {
-                        self.attributes.truncate(from);
-                        (None, raw.contains("xmlns"))
-                    }
-                }
-                (Kind::Start | Kind::Empty, Some(raw)) => (None, raw.contains("xmlns")),
-                _ => (Some((0, 0)), false),
-            };
+        let (attributes, declares) = match (kind, content.get(name_len..)) {
+            (Kind::Start | Kind::Empty, Some(raw)) if !raw.is_empty() => {
+                // Spilled content has no offsets in the block, so its attributes are not read.
+                let at = (!spilled).then_some(start + name_len);
+                self.read_attributes(raw, at)
+            }
+            _ => (Some((0, 0)), false),
+        };
         self.tokens.push(Token::Event {
             kind,
             start: narrow(start),
@@ -156,6 +140,32 @@ impl Batch {
             attributes,
             declares,
         });
+    }
+
+    /// Reads a start tag's attributes `raw`, which start at `at` in the block: their range in
+    /// `attributes` when all are plain (`None` otherwise), and whether one may declare a
+    /// namespace.
+    fn read_attributes(&mut self, raw: &str, at: Option<usize>) -> (Option<(u32, u32)>, bool) {
+        let from = self.attributes.len();
+        if let Some(at) = at
+            && attributes::read_plain(raw, at, &mut self.attributes)
+        {
+            let declares =
+                self.attributes
+                    .get(from..)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|attribute| {
+                        raw.get(attribute.name.0 - at..attribute.name.1 - at)
+                            .is_some_and(|name| name.starts_with("xmlns"))
+                    });
+            return (
+                Some((narrow(from), narrow(self.attributes.len()))),
+                declares,
+            );
+        }
+        self.attributes.truncate(from);
+        (None, raw.contains("xmlns"))
     }
 
     /// The event a token stands for, as quick-xml gave it, and what the tokenizer read of its

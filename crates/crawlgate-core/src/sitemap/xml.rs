@@ -142,7 +142,10 @@ impl Reading {
             let flow = match *token {
                 Token::Error { at, end, capped } => {
                     self.last_end = end;
-                    let error = errors.next()?;
+                    // Errors pair with their tokens in order.
+                    let Some(error) = errors.next() else {
+                        continue;
+                    };
                     doc.error(error, locate(at), capped)
                 }
                 Token::Event { end, .. } => {
