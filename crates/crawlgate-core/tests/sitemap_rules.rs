@@ -401,6 +401,63 @@ fn hreflang_invalid_cases() {
     }
 }
 
+/// Many pairs, some one-way, some links listed twice: each one-way link is reported once, in
+/// document order (return links are matched by merging sorted lists).
+#[test]
+fn one_way_hreflang_pairs_among_many() {
+    let mut xml = String::from(
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+"#,
+    );
+    let page = |n: u32| format!("https://example.com/{n}");
+    let link = |n: u32, lang: &str| {
+        format!(
+            "    <xhtml:link rel=\"alternate\" hreflang=\"{lang}\" href=\"{}\"/>\n",
+            page(n)
+        )
+    };
+    for pair in 0..150 {
+        let (first, second) = (2 * pair, 2 * pair + 1);
+        // The first lists its partner twice; the second lists it back unless pair % 10 == 0.
+        xml += &format!("  <url>\n    <loc>{}</loc>\n", page(first));
+        xml += &(link(first, "en") + &link(second, "de") + &link(second, "de"));
+        xml += "  </url>\n";
+        xml += &format!("  <url>\n    <loc>{}</loc>\n", page(second));
+        xml += &link(second, "de");
+        if pair % 10 == 0 {
+            xml += "    <!-- no return link -->\n";
+        } else {
+            xml += &link(first, "en");
+        }
+        xml += "  </url>\n";
+    }
+    xml += "</urlset>\n";
+    let options = SitemapOptions::new(CHECK_TIME.parse().unwrap());
+    let summary = sitemap::parse_bytes(xml.as_bytes(), &options).summary;
+    let one_way: Vec<_> = with_rule(&summary, "sitemap/hreflang-invalid")
+        .iter()
+        .map(|issue| (issue.line.unwrap(), issue.message.clone()))
+        .collect();
+    // Each pair takes 11 lines from line 3 (`top`): the partner links are at `top + 3` and
+    // `top + 4`, the second `<loc>` at `top + 7`.
+    let expect: Vec<_> = (0..150)
+        .filter(|pair| pair % 10 == 0)
+        .flat_map(|pair| {
+            let top = 3 + 11 * pair;
+            [(top + 3, top + 7), (top + 4, top + 7)]
+        })
+        .collect();
+    assert_eq!(one_way.len(), expect.len(), "{one_way:#?}");
+    for ((line, message), (want_line, target_line)) in one_way.iter().zip(expect) {
+        assert_eq!(*line, want_line, "{message}");
+        assert!(
+            message.contains(&format!("line {target_line},")),
+            "{message}"
+        );
+    }
+}
+
 #[test]
 fn media_and_app_alternates_are_not_hreflang() {
     let options = SitemapOptions::new(CHECK_TIME.parse().unwrap());
