@@ -420,10 +420,10 @@ fn one_way_hreflang_pairs_among_many() {
     for pair in 0..150 {
         let (first, second) = (2 * pair, 2 * pair + 1);
         // The first lists its partner twice; the second lists it back unless pair % 10 == 0.
-        xml += &format!("  <url>\n    <loc>{}</loc>\n", page(first));
+        xml += &(String::from("  <url>\n    <loc>") + &page(first) + "</loc>\n");
         xml += &(link(first, "en") + &link(second, "de") + &link(second, "de"));
         xml += "  </url>\n";
-        xml += &format!("  <url>\n    <loc>{}</loc>\n", page(second));
+        xml += &(String::from("  <url>\n    <loc>") + &page(second) + "</loc>\n");
         xml += &link(second, "de");
         if pair % 10 == 0 {
             xml += "    <!-- no return link -->\n";
