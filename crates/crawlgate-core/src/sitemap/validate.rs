@@ -45,10 +45,11 @@ pub(crate) struct Validator<'o> {
     changefreq_priority: Option<(Position, u64)>,
 }
 
-/// One hreflang link, from the `<url>` whose loc hashes to `from` to the href hashing to `to`.
+/// One hreflang link, from a `<url>`'s loc to the href hashing to `to`.
 #[derive(Debug, Clone, Copy)]
 struct AlternateLink {
-    from: u64,
+    /// [`pair_key`] of the two URLs' hashes.
+    pair: u64,
     to: u64,
     at: Position,
 }
@@ -365,7 +366,7 @@ impl<'o> Validator<'o> {
             if self.alternates.len() < MAX_REMEMBERED_ALTERNATES {
                 let to = hash(&alternate.href);
                 self.alternates.push(AlternateLink {
-                    from: loc_hash,
+                    pair: pair_key(loc_hash, to),
                     to,
                     at,
                 });
@@ -415,7 +416,7 @@ impl<'o> Validator<'o> {
     }
 
     /// An alternate that has its own `<url>` here must list the first URL back.
-    fn check_return_links(&self, issues: &mut Issues) {
+    fn check_return_links(mut self, issues: &mut Issues) {
         if self.alternates_overflow {
             issues.push(issues::LIMITS_EXCEEDED, None, || {
                 format!(
@@ -424,33 +425,20 @@ impl<'o> Validator<'o> {
                 )
             });
         }
-        // One key per link, the same for both directions of a pair but for its lowest bit;
-        // sorted, a pair's links sit together. Sorting is cache-friendly where a binary search
-        // or hash-set probe per link misses the cache at nearly every step (the benchmark has
-        // 250,000 links), and this runs alone, after the tokenizer thread has finished.
-        let mut keys: Vec<u64> = self
-            .alternates
-            .iter()
-            .map(AlternateLink::pair_key)
+        // Sorted by pair, a pair's links sit together; sorting is cache-friendly where a
+        // binary search or hash-set probe per link misses the cache at nearly every step (the
+        // benchmark has 250,000 links), and this runs alone, after the tokenizer thread ends.
+        // Sorted in place: no second list of that size.
+        let mut links = std::mem::take(&mut self.alternates);
+        links.sort_unstable_by_key(|link| link.pair);
+        let mut one_way: Vec<&AlternateLink> = links
+            .chunk_by(|a, b| a.pair | 1 == b.pair | 1)
+            .filter(|pair| pair.first().map(|link| link.pair) == pair.last().map(|link| link.pair))
+            .flatten()
             .collect();
-        keys.sort_unstable();
-        let one_way: Vec<u64> = keys
-            .chunk_by(|a, b| a | 1 == b | 1)
-            .filter_map(|pair| match pair {
-                [first, .., last] if first != last => None,
-                [key, ..] => Some(*key),
-                [] => None,
-            })
-            .collect();
-        drop(keys);
-        if one_way.is_empty() {
-            return;
-        }
         // Reported in document order.
-        for link in &self.alternates {
-            if one_way.binary_search(&link.pair_key()).is_err() {
-                continue;
-            }
+        one_way.sort_unstable_by_key(|link| (link.at.line, link.at.column));
+        for link in one_way {
             let Some(&target_line) = self.seen.get(&link.to) else {
                 continue;
             };
@@ -464,19 +452,13 @@ impl<'o> Validator<'o> {
     }
 }
 
-impl AlternateLink {
-    /// A key for the pair of URLs, whatever the direction, with the direction in its lowest
-    /// bit: the return link's key differs from this one in that bit only.
-    fn pair_key(&self) -> u64 {
-        let forward = self.from <= self.to;
-        let (low, high) = if forward {
-            (self.from, self.to)
-        } else {
-            (self.to, self.from)
-        };
-        let pair = low.rotate_left(21) ^ high.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (pair & !1) | u64::from(forward)
-    }
+/// A key for the pair of URLs hashing to `from` and `to`, whatever the direction, with the
+/// direction in its lowest bit: the return link's key differs in that bit only.
+fn pair_key(from: u64, to: u64) -> u64 {
+    let forward = from <= to;
+    let (low, high) = if forward { (from, to) } else { (to, from) };
+    let pair = low.rotate_left(21) ^ high.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (pair & !1) | u64::from(forward)
 }
 
 fn is_valid_priority(priority: &str) -> bool {
@@ -697,13 +679,8 @@ mod tests {
             }
         }
         assert_ne!(hash(""), hash("\0"));
-        let link = |from, to| AlternateLink {
-            from,
-            to,
-            at: Position::default(),
-        };
-        assert_eq!(link(1, 2).pair_key() ^ link(2, 1).pair_key(), 1);
-        assert_ne!(link(1, 2).pair_key() | 1, link(1, 3).pair_key() | 1);
+        assert_eq!(pair_key(1, 2) ^ pair_key(2, 1), 1);
+        assert_ne!(pair_key(1, 2) | 1, pair_key(1, 3) | 1);
     }
 
     #[test]
