@@ -101,6 +101,45 @@ fn entries_read_the_same_wherever_blocks_end() {
     }
 }
 
+/// Minified sitemaps have few, long lines: a line goes on over block ends, and columns count
+/// on across them.
+#[test]
+fn long_lines_count_columns_across_blocks() {
+    for pad in (0..400).step_by(97) {
+        let mut xml = document(pad, plain_loc).replace('\n', " ");
+        xml = xml.replace("</url>", "</url>\u{0}");
+        let mut urls = 0;
+        xml = xml
+            .split('\u{0}')
+            .map(|part| {
+                urls += 1;
+                // A line feed after every 100th entry: lines of about 20 KB.
+                if urls % 100 == 0 {
+                    format!("{part}\n")
+                } else {
+                    part.to_owned()
+                }
+            })
+            .collect();
+        let (summary, entries) = parse(&xml);
+        let lines = Lines::new(&xml);
+        assert!(summary.issues.is_empty(), "pad {pad}: {:?}", summary.issues);
+        assert_eq!(entries.len(), ENTRIES, "pad {pad}");
+        assert!(entries.last().unwrap().line > 10);
+        let mut search_from = 0;
+        for (i, entry) in entries.iter().enumerate() {
+            let tag = format!("<loc>https://example.com/p{i}<");
+            let offset = search_from + xml[search_from..].find(&tag).unwrap();
+            search_from = offset;
+            assert_eq!(
+                (entry.line, entry.column),
+                lines.at(offset),
+                "pad {pad}, entry {i}"
+            );
+        }
+    }
+}
+
 #[test]
 fn errors_are_placed_wherever_blocks_end() {
     let broken = |i: usize| match i {

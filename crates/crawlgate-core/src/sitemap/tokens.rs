@@ -76,9 +76,13 @@ pub(crate) enum Ending {
 /// The events of one block.
 #[derive(Debug, Default)]
 pub(crate) struct Batch {
-    /// The block as far as its events reach.
-    bytes: Vec<u8>,
-    /// Where `bytes` start, counted from where XML reading started.
+    /// The block as far as its events reach, up to its first byte that is not UTF-8 (quick-xml
+    /// refuses the event holding it, and reading stops there). Checked on the tokenizer thread.
+    text: String,
+    /// Where `text` has its line feeds, found on the tokenizer thread: the document thread,
+    /// which carries more of the load, only looks them up.
+    pub(crate) newlines: Vec<u32>,
+    /// Where `text` starts, counted from where XML reading started.
     pub(crate) offset: u64,
     pub(crate) tokens: Vec<Token>,
     pub(crate) errors: Vec<Error>,
@@ -92,7 +96,8 @@ pub(crate) struct Batch {
 
 impl Batch {
     fn clear(&mut self) {
-        self.bytes.clear();
+        self.text.clear();
+        self.newlines.clear();
         self.tokens.clear();
         self.errors.clear();
         self.attributes.clear();
@@ -172,7 +177,7 @@ impl Batch {
     /// attributes; `None` for an error token, or where the text is not UTF-8 (quick-xml refuses
     /// such an event, so it does not happen).
     ///
-    /// `text` is [`Batch::text`], checked once per batch by the caller.
+    /// `text` is [`Batch::text`].
     pub(crate) fn event<'b>(
         &'b self,
         text: &'b str,
@@ -310,10 +315,7 @@ impl<'t, R: Read> Tokenizer<'t, R> {
             batch.offset = self.track.consumed() - self.base;
             let capped = self.track.get_ref();
             let consumed = self.progress.tokenize(part, at_end, failed, capped, batch);
-            batch.bytes.clear();
-            batch
-                .bytes
-                .extend_from_slice(part.get(..consumed).unwrap_or_default());
+            batch.keep_text(part.get(..consumed).unwrap_or_default());
             self.track.consume(consumed);
             if consumed == 0 && batch.tokens.is_empty() && batch.ending.is_none() {
                 continue;
@@ -404,13 +406,24 @@ impl Progress {
 }
 
 impl Batch {
-    /// The block as text, up to its first byte that is not UTF-8 (quick-xml refuses the event
-    /// holding it, and reading stops there).
+    /// Keeps `block` as the batch's text (the valid UTF-8 start of it), and where its lines end.
+    fn keep_text(&mut self, block: &[u8]) {
+        let mut bytes = std::mem::take(&mut self.text).into_bytes();
+        bytes.clear();
+        bytes.extend_from_slice(block);
+        self.text = String::from_utf8(bytes).unwrap_or_else(|error| {
+            let valid = error.utf8_error().valid_up_to();
+            let mut bytes = error.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        });
+        self.newlines
+            .extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(narrow));
+    }
+
+    /// The block as text, up to its first byte that is not UTF-8.
     pub(crate) fn text(&self) -> &str {
-        std::str::from_utf8(&self.bytes).unwrap_or_else(|error| {
-            let valid = self.bytes.get(..error.valid_up_to()).unwrap_or_default();
-            std::str::from_utf8(valid).unwrap_or_default()
-        })
+        &self.text
     }
 }
 

@@ -16,7 +16,7 @@
 use super::collect::{Collector, Draft, Sink};
 use super::elements::{self, Field, Ns, Role};
 use super::issues::{self, Issues, Position};
-use super::reader::{Capped, LineCounter, LineTrack};
+use super::reader::{Capped, LineColumn, LineTrack};
 use super::tokens::{Batch, Ending, TagAttributes, Token, Tokenizer};
 use super::validate::shorten;
 use super::{Image, News, SitemapKind, Video, feed};
@@ -26,6 +26,7 @@ use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesRef, BytesStart, BytesText, Event};
 use quick_xml::name::{NamespaceResolver, ResolveResult};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::io::Read;
 use std::sync::mpsc::{self, Receiver, Sender};
 
@@ -55,8 +56,8 @@ pub(crate) fn parse<R: Read + Send, F: Sink>(
     issues: &mut Issues,
 ) -> bool {
     let base = track.consumed();
-    let lines = LineCounter::new(base, track.position(base));
-    // From here the document counts lines, from the batches.
+    let lines = BatchLines::new(base, track.position(base));
+    // From here lines are counted from the batches.
     track.stop_counting();
     let mut doc = Document::new(collector, issues);
     let mut reading = Reading {
@@ -93,7 +94,7 @@ pub(crate) fn parse<R: Read + Send, F: Sink>(
 struct Reading {
     /// The track's offset where XML reading started (batch offsets count from it).
     base: u64,
-    lines: LineCounter,
+    lines: BatchLines,
     /// Where the last event ended.
     last_end: u64,
 }
@@ -130,8 +131,9 @@ impl Reading {
         let text_offset = base + batch.offset;
         let text = batch.text();
         let lines = &self.lines;
+        lines.cursor.set(0);
         let locate = |at: u64| {
-            let at = lines.position(text.as_bytes(), text_offset, base + at);
+            let at = lines.position(&batch.newlines, text_offset, base + at);
             Position {
                 line: at.line,
                 column: at.column,
@@ -172,9 +174,7 @@ impl Reading {
         }
         match batch.ending {
             None => {
-                // The batch's bytes go: count its lines first.
-                let end = text_offset + text.len() as u64;
-                self.lines.count_to(text.as_bytes(), text_offset, end);
+                self.lines.pass(&batch.newlines, text_offset);
                 None
             }
             Some(Ending::Stopped) => Some(true),
@@ -188,6 +188,74 @@ impl Reading {
                 )
             }
         }
+    }
+}
+
+/// Line and column of offsets in one batch after another, from the line feeds the tokenizer
+/// found in each ([`Batch::newlines`]).
+struct BatchLines {
+    /// Lines ended before the current batch.
+    before: u32,
+    /// Absolute offset where the line holding the current batch's start begins.
+    line_start: u64,
+    /// Line feeds of the current batch before the last offset asked: offsets mostly come in
+    /// order, so this only moves forward, a step or two per offset.
+    cursor: Cell<usize>,
+}
+
+impl BatchLines {
+    /// Counting from absolute `offset`, which is at `at`.
+    fn new(offset: u64, at: LineColumn) -> Self {
+        Self {
+            before: at.line.saturating_sub(1),
+            line_start: offset.saturating_sub(u64::from(at.column.saturating_sub(1))),
+            cursor: Cell::new(0),
+        }
+    }
+
+    /// The line and column of absolute `offset` in the current batch, which starts at absolute
+    /// `batch_offset` and has line feeds at `newlines` (relative).
+    fn position(&self, newlines: &[u32], batch_offset: u64, offset: u64) -> LineColumn {
+        let relative = offset.saturating_sub(batch_offset);
+        let mut ended = self.cursor.get().min(newlines.len());
+        if ended > 0
+            && newlines
+                .get(ended - 1)
+                .is_some_and(|&at| u64::from(at) >= relative)
+        {
+            // Back before the cursor (rare): search.
+            ended = newlines.partition_point(|&at| u64::from(at) < relative);
+        }
+        while newlines
+            .get(ended)
+            .is_some_and(|&at| u64::from(at) < relative)
+        {
+            ended += 1;
+        }
+        self.cursor.set(ended);
+        let line_start = match ended.checked_sub(1).and_then(|last| newlines.get(last)) {
+            Some(&at) => batch_offset + u64::from(at) + 1,
+            None => self.line_start,
+        };
+        LineColumn {
+            line: self
+                .before
+                .saturating_add(u32::try_from(ended).unwrap_or(u32::MAX))
+                .saturating_add(1),
+            column: u32::try_from(offset.saturating_sub(line_start).saturating_add(1))
+                .unwrap_or(u32::MAX),
+        }
+    }
+
+    /// The current batch, at absolute `batch_offset` with line feeds at `newlines`, is done.
+    fn pass(&mut self, newlines: &[u32], batch_offset: u64) {
+        self.before = self
+            .before
+            .saturating_add(u32::try_from(newlines.len()).unwrap_or(u32::MAX));
+        if let Some(&last) = newlines.last() {
+            self.line_start = batch_offset + u64::from(last) + 1;
+        }
+        self.cursor.set(0);
     }
 }
 
