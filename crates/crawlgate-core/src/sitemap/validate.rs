@@ -19,8 +19,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 const MAX_REMEMBERED_URLS: usize = 200_000;
 /// hreflang links remembered for the return-link check (24 bytes each).
 const MAX_REMEMBERED_ALTERNATES: usize = 500_000;
-/// Distinct `lastmod` values tallied. Exact for the uniform check up to ten times as many entries.
-const MAX_TALLIED_LASTMODS: usize = 65_536;
+/// `lastmod` values tallied (16 bytes each), as many as URLs remembered.
+const MAX_TALLIED_LASTMODS: usize = MAX_REMEMBERED_URLS;
 /// `lastmod-uniform`: at least this many entries…
 const UNIFORM_MIN_ENTRIES: u64 = 100;
 /// …of which at least this share (in percent) have one value.
@@ -537,41 +537,49 @@ fn check_videos(draft: &Draft, issues: &mut Issues) {
     }
 }
 
-/// Tally of `lastmod` values by hash, with the current most frequent value kept as text.
+/// Finds a `lastmod` shared by nearly all entries without a table of every distinct value
+/// (which missed the cache on nearly every entry): a value held by 90 % of entries is the
+/// majority, which the Boyer–Moore vote finds in one pass; its exact count and first place then
+/// come from the values' hashes, kept in order and read once at the end.
 #[derive(Debug, Default)]
 struct LastmodTally {
-    counts: HashMap<u64, u32, PreHashed>,
-    leader: Option<(u64, u32, String, Position)>,
+    /// Each value's hash and place, in document order.
+    values: Vec<(u64, Position)>,
+    /// The vote's candidate: its hash, its text, and its votes.
+    candidate: u64,
+    candidate_text: String,
+    votes: u32,
 }
 
 impl LastmodTally {
     fn count(&mut self, value: &str, at: Position) {
+        if self.values.len() >= MAX_TALLIED_LASTMODS {
+            return;
+        }
         let key = hash(value);
-        let room = self.counts.len() < MAX_TALLIED_LASTMODS;
-        let count = match self.counts.get_mut(&key) {
-            Some(count) => {
-                *count += 1;
-                *count
-            }
-            None if room => {
-                self.counts.insert(key, 1);
-                1
-            }
-            None => return,
-        };
-        match &mut self.leader {
-            Some((leader, leader_count, _, _)) if *leader == key => *leader_count = count,
-            Some((_, leader_count, _, _)) if count <= *leader_count => {}
-            _ => self.leader = Some((key, count, value.to_owned(), at)),
+        self.values.push((key, at));
+        if self.votes == 0 {
+            self.candidate = key;
+            self.candidate_text.clear();
+            self.candidate_text.push_str(value);
+            self.votes = 1;
+        } else if key == self.candidate {
+            self.votes += 1;
+        } else {
+            self.votes -= 1;
         }
     }
 
     /// The shared value, its count and first position, when uniform over `entries`.
     fn uniform(&self, entries: u64) -> Option<(String, u32, Position)> {
-        let (_, count, value, at) = self.leader.as_ref()?;
-        let uniform =
-            entries >= UNIFORM_MIN_ENTRIES && u64::from(*count) * 100 >= entries * UNIFORM_PERCENT;
-        uniform.then(|| (value.clone(), *count, *at))
+        if entries < UNIFORM_MIN_ENTRIES {
+            return None;
+        }
+        let mut holders = self.values.iter().filter(|(key, _)| *key == self.candidate);
+        let (_, first) = *holders.next()?;
+        let count = u32::try_from(holders.count() + 1).ok()?;
+        (u64::from(count) * 100 >= entries * UNIFORM_PERCENT)
+            .then(|| (self.candidate_text.clone(), count, first))
     }
 }
 
@@ -664,6 +672,38 @@ mod tests {
             small.count("2024-01-01", at);
         }
         assert!(small.uniform(99).is_none());
+        // The shared value comes last, after ten others: found, with its exact count and first
+        // place.
+        let mut late = LastmodTally::default();
+        for i in 0..100 {
+            let value = if i < 10 {
+                format!("2024-01-{:02}", i + 1)
+            } else {
+                "2025-06-30".to_owned()
+            };
+            late.count(
+                &value,
+                Position {
+                    line: i + 1,
+                    column: 3,
+                },
+            );
+        }
+        let (value, count, first) = late.uniform(100).unwrap();
+        assert_eq!((value.as_str(), count, first.line), ("2025-06-30", 90, 11));
+        // Half and half: no majority, not uniform.
+        let mut split = LastmodTally::default();
+        for i in 0..200 {
+            split.count(
+                if i % 2 == 0 {
+                    "2024-01-01"
+                } else {
+                    "2024-02-02"
+                },
+                at,
+            );
+        }
+        assert!(split.uniform(200).is_none());
     }
 
     #[test]
