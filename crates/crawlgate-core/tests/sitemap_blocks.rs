@@ -73,27 +73,35 @@ fn parse(xml: &str) -> (sitemap::SitemapSummary, Vec<Entry>) {
     (summary, entries)
 }
 
+/// Asserts that the entries are exactly [`ENTRIES`], entry `i` being `https://example.com/p{i}`,
+/// each placed where its `<loc>` is in `xml`.
+fn assert_placed(xml: &str, entries: &[Entry], pad: usize) {
+    assert_eq!(entries.len(), ENTRIES, "pad {pad}");
+    let lines = Lines::new(xml);
+    let mut search_from = 0;
+    for (i, entry) in entries.iter().enumerate() {
+        let loc = format!("https://example.com/p{i}");
+        assert_eq!(entry.loc, loc, "pad {pad}");
+        let tag = format!("<loc>{loc}<");
+        let offset = search_from + xml[search_from..].find(&tag).unwrap();
+        search_from = offset;
+        assert_eq!(
+            (entry.line, entry.column),
+            lines.at(offset),
+            "pad {pad}, entry {i}"
+        );
+    }
+}
+
 #[test]
 fn entries_read_the_same_wherever_blocks_end() {
     for pad in (0..400).step_by(31) {
         let xml = document(pad, plain_loc);
         assert!(xml.len() > 4 * 128 * 1024, "{} bytes", xml.len());
         let (summary, entries) = parse(&xml);
-        let lines = Lines::new(&xml);
         assert!(summary.issues.is_empty(), "pad {pad}: {:?}", summary.issues);
-        assert_eq!(entries.len(), ENTRIES, "pad {pad}");
-        let mut search_from = 0;
-        for (i, entry) in entries.iter().enumerate() {
-            let loc = format!("https://example.com/p{i}");
-            assert_eq!(entry.loc, loc, "pad {pad}");
-            let tag = format!("<loc>{loc}<");
-            let offset = search_from + xml[search_from..].find(&tag).unwrap();
-            search_from = offset;
-            assert_eq!(
-                (entry.line, entry.column),
-                lines.at(offset),
-                "pad {pad}, entry {i}"
-            );
+        assert_placed(&xml, &entries, pad);
+        for entry in &entries {
             let image = &entry.images[0];
             assert_eq!(image.title.as_deref(), Some("Tom & Jerry"), "pad {pad}");
             assert_eq!(image.caption.as_deref(), Some("a<b> x & y"), "pad {pad}");
@@ -106,37 +114,19 @@ fn entries_read_the_same_wherever_blocks_end() {
 #[test]
 fn long_lines_count_columns_across_blocks() {
     for pad in (0..400).step_by(97) {
-        let mut xml = document(pad, plain_loc).replace('\n', " ");
-        xml = xml.replace("</url>", "</url>\u{0}");
-        let mut urls = 0;
-        xml = xml
-            .split('\u{0}')
-            .map(|part| {
-                urls += 1;
-                // A line feed after every 100th entry: lines of about 20 KB.
-                if urls % 100 == 0 {
-                    format!("{part}\n")
-                } else {
-                    part.to_owned()
-                }
-            })
-            .collect();
-        let (summary, entries) = parse(&xml);
-        let lines = Lines::new(&xml);
-        assert!(summary.issues.is_empty(), "pad {pad}: {:?}", summary.issues);
-        assert_eq!(entries.len(), ENTRIES, "pad {pad}");
-        assert!(entries.last().unwrap().line > 10);
-        let mut search_from = 0;
-        for (i, entry) in entries.iter().enumerate() {
-            let tag = format!("<loc>https://example.com/p{i}<");
-            let offset = search_from + xml[search_from..].find(&tag).unwrap();
-            search_from = offset;
-            assert_eq!(
-                (entry.line, entry.column),
-                lines.at(offset),
-                "pad {pad}, entry {i}"
-            );
+        let one_line = document(pad, plain_loc).replace('\n', " ");
+        let mut xml = String::new();
+        for (n, part) in one_line.split_inclusive("</url>").enumerate() {
+            xml.push_str(part);
+            // A line feed after every 100th entry: lines of about 20 KB.
+            if (n + 1) % 100 == 0 {
+                xml.push('\n');
+            }
         }
+        let (summary, entries) = parse(&xml);
+        assert!(summary.issues.is_empty(), "pad {pad}: {:?}", summary.issues);
+        assert!(entries.last().unwrap().line > 10);
+        assert_placed(&xml, &entries, pad);
     }
 }
 
