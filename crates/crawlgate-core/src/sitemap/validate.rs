@@ -598,8 +598,8 @@ fn check_videos(draft: &Draft, issues: &mut Issues) {
     }
 }
 
-/// Finds a `lastmod` shared by nearly all entries without a table of every distinct value
-/// (which missed the cache on nearly every entry): a value held by 90 % of entries is the
+/// Finds a `lastmod` shared by nearly all entries without a hash table of every distinct value
+/// (its lookups missed the cache): a value held by 90 % of entries is the
 /// majority, which the Boyer–Moore vote finds in one pass; its exact count and first place then
 /// come from the values' hashes, kept in order and read once at the end.
 #[derive(Debug, Default)]

@@ -49,7 +49,7 @@ const BATCHES_IN_FLIGHT: usize = 2;
 /// quick-xml's tokenizer ([`Tokenizer`]) and the document (namespaces, entries, validation,
 /// tallies) cost about the same, so a document longer than one block is read by two threads:
 /// the tokenizer runs a few blocks ahead on a second one. Events cross as spans of their block,
-/// not copied one by one, and lines are counted here from the same bytes.
+/// not copied one by one, with the line feeds the tokenizer found in each block.
 pub(crate) fn parse<R: Read + Send, F: Sink>(
     track: &mut LineTrack<Capped<R>>,
     collector: &mut Collector<'_, F>,
