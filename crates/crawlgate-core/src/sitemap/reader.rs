@@ -221,13 +221,20 @@ pub(crate) struct LineColumn {
     pub(crate) column: u32,
 }
 
+impl LineColumn {
+    /// Where this position's line starts, when the position is at absolute `offset`.
+    pub(crate) fn line_start(self, offset: u64) -> u64 {
+        offset.saturating_sub(u64::from(self.column.saturating_sub(1)))
+    }
+}
+
 /// Maps byte offsets to line:column, counting newlines lazily, once per byte: when a position
 /// is asked, between the last position asked and this one, and before bytes are discarded.
 /// Positions must be asked in increasing order (the parsers do: each event's start is after the
 /// previous one); an earlier offset on the current line is still exact, one before it gets that
 /// line's start.
 #[derive(Debug)]
-pub(crate) struct LineCounter {
+struct LineCounter {
     /// Newlines before this absolute offset have been counted.
     counted: Cell<u64>,
     /// How many: the line of `counted` is `lines + 1`.
@@ -238,17 +245,17 @@ pub(crate) struct LineCounter {
 
 impl LineCounter {
     /// Counting from absolute `offset`, which is at `at`.
-    pub(crate) fn new(offset: u64, at: LineColumn) -> Self {
+    fn new(offset: u64, at: LineColumn) -> Self {
         Self {
             counted: Cell::new(offset),
             lines: Cell::new(at.line.saturating_sub(1)),
-            line_start: Cell::new(offset.saturating_sub(u64::from(at.column.saturating_sub(1)))),
+            line_start: Cell::new(at.line_start(offset)),
         }
     }
 
     /// Counts the newlines up to absolute `offset` from where counting got; `bytes` are the
     /// input from absolute `bytes_offset` on, and must cover that range.
-    pub(crate) fn count_to(&self, bytes: &[u8], bytes_offset: u64, offset: u64) {
+    fn count_to(&self, bytes: &[u8], bytes_offset: u64, offset: u64) {
         let counted = self.counted.get();
         if offset <= counted {
             return;
@@ -269,7 +276,7 @@ impl LineCounter {
     }
 
     /// The line and column of absolute `offset`, within `bytes` (from `bytes_offset` on).
-    pub(crate) fn position(&self, bytes: &[u8], bytes_offset: u64, offset: u64) -> LineColumn {
+    fn position(&self, bytes: &[u8], bytes_offset: u64, offset: u64) -> LineColumn {
         self.count_to(bytes, bytes_offset, offset);
         LineColumn {
             line: self.lines.get().saturating_add(1),
@@ -282,7 +289,7 @@ impl LineCounter {
         }
     }
 
-    /// Counts no more: positions are asked of another counter from here on.
+    /// Counts no more: positions are found elsewhere from here on.
     fn stop(&self) {
         self.counted.set(u64::MAX);
     }
@@ -369,7 +376,7 @@ impl<R: Read> LineTrack<R> {
         self.lines.position(read, self.buffer_offset, offset)
     }
 
-    /// Counts lines no more: the XML reader counts them from its own copy of the bytes.
+    /// Counts lines no more: the XML reader finds them from the line feeds its tokenizer lists.
     pub(crate) fn stop_counting(&self) {
         self.lines.stop();
     }

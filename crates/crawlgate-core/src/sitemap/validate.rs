@@ -42,7 +42,7 @@ pub(crate) struct Validator<'o> {
     lastmods: LastmodTally,
     /// hreflang links by the top bits of their pair key ([`LINK_BUCKETS`]).
     alternates: Vec<ChunkedList<AlternateLink>>,
-    /// How many links `alternates` holds.
+    /// How many links `alternates` holds (counted: summing the buckets per link would cost more).
     alternates_kept: usize,
     alternates_overflow: bool,
     changefreq_priority: Option<(Position, u64)>,
@@ -71,7 +71,9 @@ impl<'o> Validator<'o> {
             seen: HashMap::default(),
             entries: 0,
             lastmods: LastmodTally::default(),
-            alternates: Vec::new(),
+            alternates: std::iter::repeat_with(ChunkedList::default)
+                .take(LINK_BUCKETS)
+                .collect(),
             alternates_kept: 0,
             alternates_overflow: false,
             changefreq_priority: None,
@@ -370,10 +372,6 @@ impl<'o> Validator<'o> {
             if self.alternates_kept < MAX_REMEMBERED_ALTERNATES {
                 let to = hash(&alternate.href);
                 let pair = pair_key(loc_hash, to);
-                if self.alternates.is_empty() {
-                    self.alternates
-                        .resize_with(LINK_BUCKETS, ChunkedList::default);
-                }
                 if let Some(bucket) = self.alternates.get_mut(link_bucket(pair)) {
                     bucket.push(AlternateLink { pair, to, at });
                     self.alternates_kept += 1;
@@ -508,6 +506,13 @@ impl<T: Copy> ChunkedList<T> {
         }
     }
 
+    /// Every chunk but the last is full.
+    fn len(&self) -> usize {
+        self.chunks
+            .last()
+            .map_or(0, |last| (self.chunks.len() - 1) * CHUNK_ITEMS + last.len())
+    }
+
     fn iter(&self) -> impl Iterator<Item = T> + '_ {
         self.chunks.iter().flatten().copied()
     }
@@ -606,8 +611,6 @@ fn check_videos(draft: &Draft, issues: &mut Issues) {
 struct LastmodTally {
     /// Each value's hash and place, in document order.
     values: ChunkedList<(u64, Position)>,
-    /// How many `values` holds.
-    tallied: usize,
     /// The vote's candidate: its hash, its text, and its votes.
     candidate: u64,
     candidate_text: String,
@@ -616,12 +619,11 @@ struct LastmodTally {
 
 impl LastmodTally {
     fn count(&mut self, value: &str, at: Position) {
-        if self.tallied >= MAX_TALLIED_LASTMODS {
+        if self.values.len() >= MAX_TALLIED_LASTMODS {
             return;
         }
         let key = hash(value);
         self.values.push((key, at));
-        self.tallied += 1;
         if self.votes == 0 {
             self.candidate = key;
             self.candidate_text.clear();
@@ -785,6 +787,17 @@ mod tests {
         assert_ne!(hash(""), hash("\0"));
         assert_eq!(pair_key(1, 2) ^ pair_key(2, 1), 1);
         assert_ne!(pair_key(1, 2) | 1, pair_key(1, 3) | 1);
+    }
+
+    #[test]
+    fn chunked_lists_count_and_keep_order_over_chunks() {
+        let mut list = ChunkedList::default();
+        assert_eq!(list.len(), 0);
+        for i in 0..2 * CHUNK_ITEMS + 3 {
+            list.push(i);
+        }
+        assert_eq!(list.len(), 2 * CHUNK_ITEMS + 3);
+        assert!(list.iter().eq(0..2 * CHUNK_ITEMS + 3));
     }
 
     #[test]

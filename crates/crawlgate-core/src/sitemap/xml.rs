@@ -131,7 +131,6 @@ impl Reading {
         let text_offset = base + batch.offset;
         let text = batch.text();
         let lines = &self.lines;
-        lines.cursor.set(0);
         let locate = |at: u64| {
             let at = lines.position(&batch.newlines, text_offset, base + at);
             Position {
@@ -208,7 +207,7 @@ impl BatchLines {
     fn new(offset: u64, at: LineColumn) -> Self {
         Self {
             before: at.line.saturating_sub(1),
-            line_start: offset.saturating_sub(u64::from(at.column.saturating_sub(1))),
+            line_start: at.line_start(offset),
             cursor: Cell::new(0),
         }
     }
