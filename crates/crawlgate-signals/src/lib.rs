@@ -1,0 +1,243 @@
+//! What a page says about itself: robots meta tags, `X-Robots-Tag` / `Robots-Tag` headers,
+//! canonicals, hreflang alternates, links, render assets and meta refresh.
+//!
+//! [`extract`] turns one fetched response (final URL, status, header lines, bounded body bytes)
+//! into owned [`Signals`]. HTML is decoded once (BOM, `Content-Type`, `<meta charset>`), then
+//! html5ever (the parser under scraper) builds the DOM until `<body>` has begun: HTML5 tree
+//! construction decides what is "in head" (a stray `<img>` in `<head>` moves everything after it
+//! into `<body>`, as Google reads it). From there on nothing can enter `<head>`, and a
+//! tokenizer-exact scanner reads the remaining tags several times faster than a full parse
+//! (tests hold it to the full parse's results). A plain head, with nothing for tree
+//! construction to decide, is read by the scanner too. Non-HTML bodies yield header signals
+//! only.
+//!
+//! [`Signals::directives`] (or [`Directives::for_profile`]) then sums the robots rules that apply
+//! to one crawler [`Profile`] ("the sum of the negative rules", most restrictive wins), each rule
+//! keeping the tag or header line it came from as evidence.
+//!
+//! ```
+//! use crawlgate_signals::HeaderLine;
+//! use crawlgate_signals::{extract, PageInput, Profile};
+//!
+//! let url = url::Url::parse("https://example.com/a").unwrap();
+//! let headers = [HeaderLine::new("Content-Type", "text/html")];
+//! let body = br#"<head><meta name="robots" content="noindex"><link rel="canonical" href="/b"></head>"#;
+//! let signals = extract(&PageInput { url: &url, status: 200, headers: &headers, body });
+//!
+//! let canonical = signals.effective_canonicals()[0].resolved.as_ref().unwrap();
+//! assert_eq!(canonical.as_str(), "https://example.com/b");
+//! let now = jiff::Timestamp::UNIX_EPOCH;
+//! assert!(signals.directives(&Profile::googlebot(), now).is_noindex());
+//! ```
+
+mod collect;
+mod datetime;
+mod decode;
+mod directives;
+mod dom;
+mod entities;
+mod head;
+mod headers;
+mod html;
+pub mod http;
+mod link_header;
+mod profile;
+mod raw;
+mod resolve;
+mod scan;
+mod types;
+
+pub use datetime::parse_unavailable_after;
+pub use directives::{
+    Directive, DirectiveSource, Directives, ImagePreview, RobotsRule, UnavailableAfter,
+};
+pub use http::HeaderLine;
+pub use link_header::{LinkValue, parse_link_header};
+pub use profile::Profile;
+pub use types::{
+    Asset, AssetKind, Canonical, CharsetSource, HeadBreak, HeaderRule, Hreflang, LinkRel,
+    LinkSource, MetaRefresh, MetaRobots, PageLink, RobotsHeader, Signals,
+};
+
+use url::Url;
+
+/// One fetched response, as the crawler recorded it.
+#[derive(Debug, Clone, Copy)]
+pub struct PageInput<'a> {
+    /// The final URL (after redirects): relative references resolve against it.
+    pub url: &'a Url,
+    /// The final HTTP status. Signals are read whatever it is: whether a 404's noindex or a
+    /// redirect's canonical counts is for the rules to say.
+    pub status: u16,
+    /// Every response header line, in order, repeated names kept. The content type and charset
+    /// are read from the last `Content-Type` line.
+    pub headers: &'a [HeaderLine],
+    /// The body bytes, already bounded by the caller.
+    pub body: &'a [u8],
+}
+
+/// Caps on what one page may contribute, so a hostile page cannot exhaust memory. Past a cap the
+/// rest is dropped and [`Signals::truncated`] is set.
+pub mod limits {
+    /// Distinct `<a href>` links kept per page.
+    pub const MAX_LINKS: usize = 20_000;
+    /// Assets (stylesheets, scripts, images, icons) kept per page.
+    pub const MAX_ASSETS: usize = 10_000;
+    /// Robots meta tags, canonicals, hreflang alternates (each) kept per page.
+    pub const MAX_TAGS: usize = 1_000;
+    /// Robots rules kept per header line.
+    pub const MAX_RULES_PER_HEADER: usize = 256;
+    /// Bytes of one header value read (the REP extension draft asks for at least 8 KiB).
+    pub const MAX_HEADER_VALUE: usize = 64 * 1024;
+    /// Image candidates read from one `srcset`.
+    pub const MAX_SRCSET_CANDIDATES: usize = 64;
+    /// Robots rules summed per page for one profile. A real page has a handful; a hostile one
+    /// could repeat [`MAX_RULES_PER_HEADER`] rules in each of [`MAX_TAGS`] tags, and every rule
+    /// carries its source. Past the cap, later tags and header lines are not read.
+    pub const MAX_RULES_PER_PAGE: usize = 1_024;
+    /// Bytes of a meta tag's `content` or a header's value quoted in each rule's source (the
+    /// REP extension draft's parse minimum): each rule carries a copy.
+    pub const MAX_QUOTED_SOURCE: usize = 8 * 1024;
+}
+
+/// Extracts every signal from one response. Never fails and never panics: what cannot be read
+/// is left out (invalid URLs keep their text with `resolved: None`).
+pub fn extract(page: &PageInput<'_>) -> Signals {
+    let content_type = decode::content_type(page.headers);
+    let mut signals = Signals {
+        content_type: content_type.as_ref().map(|ct| ct.essence.clone()),
+        is_html: decode::is_html(content_type.as_ref(), page.body),
+        ..Signals::default()
+    };
+    if signals.is_html {
+        let mut decoded = decode::decode(page.body, content_type.as_ref());
+        let before_html = signals.clone();
+        let declared = html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals)
+            .and_then(|label| decode::declared_over_guess(&decoded, &label));
+        if let Some(declared) = declared {
+            if declared == decoded.encoding {
+                decoded.source = CharsetSource::MetaTag;
+            } else {
+                // As browsers do: parse again in the declared encoding.
+                decoded = decode::decode_as_declared(page.body, declared);
+                signals = before_html;
+                html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals);
+            }
+        }
+        signals.charset = Some(decoded.encoding.name().to_owned());
+        signals.charset_source = Some(decoded.source);
+    }
+    headers::extract_headers(page, &mut signals);
+    signals
+}
+
+impl Signals {
+    /// The canonicals a search engine would consider: `<link rel=canonical>` inside `<head>` and
+    /// `Link: <…>; rel="canonical"` headers, resolved to an `http` or `https` URL, without those
+    /// carrying `hreflang`, `lang`, `media` or `type` (Google does not use those for
+    /// canonicalization). A `mailto:` or `javascript:` canonical is ignored like an unparseable
+    /// one. Source order, HTML first. Rules compare these; the lint rules read
+    /// [`Signals::canonicals`] for the rest.
+    pub fn effective_canonicals(&self) -> Vec<&Canonical> {
+        self.canonicals
+            .iter()
+            .filter(|canonical| {
+                canonical
+                    .resolved
+                    .as_ref()
+                    .is_some_and(|url| matches!(url.scheme(), "http" | "https"))
+                    && canonical.is_effective()
+            })
+            .collect()
+    }
+
+    /// The hreflang alternates a search engine would read: in `<head>` or in a `Link` header,
+    /// with a resolvable URL.
+    pub fn effective_hreflang(&self) -> Vec<&Hreflang> {
+        self.hreflang
+            .iter()
+            .filter(|alternate| alternate.resolved.is_some() && alternate.source.is_effective())
+            .collect()
+    }
+
+    /// The robots rules that apply to `profile`, summed (see [`Directives::for_profile`]).
+    pub fn directives(&self, profile: &Profile, audit_time: jiff::Timestamp) -> Directives {
+        Directives::for_profile(self, profile, audit_time)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(headers: &[HeaderLine], body: &[u8]) -> Signals {
+        let url = Url::parse("https://example.com/dir/page").unwrap();
+        extract(&PageInput {
+            url: &url,
+            status: 200,
+            headers,
+            body,
+        })
+    }
+
+    #[test]
+    fn signals_are_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Signals>();
+        assert_send_sync::<Directives>();
+    }
+
+    #[test]
+    fn non_html_bodies_yield_header_signals_only() {
+        let headers = [
+            HeaderLine::new("Content-Type", "application/pdf"),
+            HeaderLine::new("X-Robots-Tag", "noindex"),
+            HeaderLine::new("Link", r#"<https://example.com/doc.pdf>; rel="canonical""#),
+        ];
+        let signals = page(
+            &headers,
+            b"<html><meta name=robots content=nofollow></html>",
+        );
+        assert!(!signals.is_html);
+        assert_eq!(signals.charset, None);
+        assert!(signals.meta_robots.is_empty());
+        assert_eq!(signals.robots_headers.len(), 1);
+        assert_eq!(signals.effective_canonicals().len(), 1);
+        assert_eq!(signals.content_type.as_deref(), Some("application/pdf"));
+    }
+
+    #[test]
+    fn canonicals_with_hreflang_or_media_are_not_effective() {
+        let body = br#"<head>
+            <link rel=canonical href="/a" hreflang=en>
+            <link rel=canonical href="/b" media="only screen">
+            <link rel=canonical href="/c">
+            </head><body><link rel=canonical href="/d"></body>"#;
+        let signals = page(&[], body);
+        assert_eq!(signals.canonicals.len(), 4);
+        let effective: Vec<&str> = signals
+            .effective_canonicals()
+            .iter()
+            .filter_map(|c| c.resolved.as_ref().map(Url::as_str))
+            .collect();
+        assert_eq!(effective, ["https://example.com/c"]);
+    }
+
+    #[test]
+    fn canonicals_to_other_schemes_are_not_effective() {
+        let body = br#"<head>
+            <link rel=canonical href="mailto:team@example.com">
+            <link rel=canonical href="javascript:void(0)">
+            <link rel=canonical href="ftp://example.com/a">
+            </head>"#;
+        let signals = page(&[], body);
+        assert_eq!(signals.canonicals.len(), 3);
+        assert!(signals.canonicals.iter().all(|c| c.resolved.is_some()));
+        assert!(signals.effective_canonicals().is_empty());
+    }
+}
+
+// The README's examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
