@@ -2,7 +2,7 @@
 //! and a baseline taken on another host, mapped.
 
 use crate::util::{crawlgate, fixtures};
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate_serve::{ServedSite, SiteServer};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;

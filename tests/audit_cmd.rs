@@ -2,7 +2,7 @@
 //! fixture site served on 127.0.0.1 (exit codes, config file, --obey-robots).
 
 use crate::util::{audit_to_json, crawlgate, fixtures, text};
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate_serve::{ServedSite, SiteServer};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

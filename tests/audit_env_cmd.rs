@@ -2,7 +2,7 @@
 //! and a staging site open to search engines, served on 127.0.0.1.
 
 use crate::util::crawlgate;
-use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use crawlgate_serve::{Route, ServedSite, SiteServer};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;

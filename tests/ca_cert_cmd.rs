@@ -3,7 +3,7 @@
 //! given; a missing or garbage file stops the command with an error naming it.
 
 use crate::util::{audit_to_json, crawlgate, scratch, text};
-use crawlgate_crawl::serve::{LOOPBACK_CA_PEM, ServedSite, SiteServer};
+use crawlgate_serve::{LOOPBACK_CA_PEM, ServedSite, SiteServer};
 
 /// A small site served over HTTPS with the loopback certificate.
 fn staging_site() -> SiteServer {

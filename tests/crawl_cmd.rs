@@ -2,7 +2,7 @@
 //! on 127.0.0.1.
 
 use crate::util::{crawlgate, fixtures, text};
-use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use crawlgate_serve::{Route, ServedSite, SiteServer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 

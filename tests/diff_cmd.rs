@@ -2,7 +2,7 @@
 //! `fixtures/sites/migration-{before,after}`, served on two ports and mapped onto each other.
 
 use crate::util::{crawlgate, fixtures};
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate_serve::{ServedSite, SiteServer};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;

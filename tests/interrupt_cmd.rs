@@ -5,7 +5,7 @@
 //! Signals are sent with `kill(1)`; the waits are bounded and generous (no timed assertions).
 
 use crate::util::scratch;
-use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use crawlgate_serve::{Route, ServedSite, SiteServer};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! before the DNS switch; a malformed entry is a usage error.
 
 use crate::util::{audit_to_json, crawlgate, scratch, text};
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate_serve::{ServedSite, SiteServer};
 use serde_json::Value;
 
 /// The made-up host name the shop is audited under.

@@ -1,7 +1,7 @@
 //! `crawlgate robots diff`, end to end, on the robots.txt pairs of `fixtures/robots-diff/`.
 
 use crate::util::{crawlgate, fixtures};
-use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use crawlgate_serve::{Route, ServedSite, SiteServer};
 use serde_json::Value;
 use std::process::Output;
 

@@ -12,7 +12,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate_serve::{ServedSite, SiteServer};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::sync::{Arc, OnceLock};

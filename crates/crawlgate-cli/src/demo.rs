@@ -12,7 +12,7 @@
 
 use anyhow::{Context, Result};
 use crawlgate::ConfigFile;
-use crawlgate_crawl::serve::{HostNames, LOOPBACK_CA_PEM, ServedSite, SiteGroup};
+use crawlgate_serve::{HostNames, LOOPBACK_CA_PEM, ServedSite, SiteGroup};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use url::Url;

@@ -4,7 +4,7 @@
 //! discovery and index recursion, the breadth-first frontier, scope, bounds) are made by the pure
 //! state machine [`crawlgate_core::crawl::Crawl`]; this crate drives it over tokio + reqwest,
 //! concurrently ([`crawl`]). It also fetches single files for the CLI ([`fetch_robots`],
-//! [`fetch_sitemaps`]) and serves fixture sites on 127.0.0.1 ([`serve`]).
+//! [`fetch_sitemaps`]). The fixture and demo server is the `crawlgate-serve` crate.
 //!
 //! Nothing here prints: progress arrives as [`CrawlEvent`]s through a callback.
 
@@ -13,7 +13,6 @@ mod driver;
 mod fetch_one;
 mod resolve;
 mod roots;
-pub mod serve;
 
 pub use client::{ClientError, Fetcher};
 pub use crawlgate_core::crawl::{CrawlConfig, CrawlError, CrawlEvent, Progress};

@@ -1,5 +1,5 @@
 //! Root certificates trusted besides the system's: auditing a staging site behind an internal
-//! CA, or a site served over HTTPS on 127.0.0.1 ([`crate::serve::LOOPBACK_CA_PEM`]).
+//! CA, or a site served over HTTPS on 127.0.0.1 (`crawlgate_serve::LOOPBACK_CA_PEM`).
 
 use crate::ClientError;
 use rustls::pki_types::CertificateDer;
@@ -57,7 +57,7 @@ pub fn check_root_certificates(bytes: &[u8]) -> Result<usize, ClientError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::LOOPBACK_CA_PEM;
+    use crawlgate_serve::LOOPBACK_CA_PEM;
 
     #[test]
     fn pem_and_der_certificates_are_read() {

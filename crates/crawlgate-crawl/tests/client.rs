@@ -5,8 +5,8 @@ mod support;
 
 use crawlgate_core::crawl::Response;
 use crawlgate_core::site::{FailureKind, Received};
-use crawlgate_crawl::serve::{Route, ServedSite};
 use crawlgate_crawl::{Fetcher, HttpOptions};
+use crawlgate_serve::{Route, ServedSite};
 use std::time::Duration;
 use support::{http, serve};
 use url::Url;

@@ -5,8 +5,8 @@ mod support;
 
 use crawlgate_core::crawl::{CrawlError, CrawlEvent, RequestKind};
 use crawlgate_core::site::{Bound, FailureKind, NotFetchedReason, ResourceState};
-use crawlgate_crawl::serve::{Route, ServedSite};
 use crawlgate_crawl::{HttpOptions, StopHandle, crawl};
+use crawlgate_serve::{Route, ServedSite};
 use std::time::Duration;
 use support::{config, http, page, resource, run, run_with_stop, serve, status};
 use url::Url;

@@ -4,7 +4,7 @@ mod support;
 
 use crawlgate_core::site::{FailureKind, ReferenceKind, ResourceKind, ResourceState, RobotsEffect};
 use crawlgate_crawl::HttpOptions;
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate_serve::{ServedSite, SiteServer};
 use std::time::Duration;
 use support::{config, http, resource, run, status};
 

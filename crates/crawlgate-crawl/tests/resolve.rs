@@ -3,8 +3,8 @@
 
 mod support;
 
-use crawlgate_crawl::serve::{HostNames, ServedSite, SiteGroup};
 use crawlgate_crawl::{ClientError, Fetcher, HttpOptions, ResolveError};
+use crawlgate_serve::{HostNames, ServedSite, SiteGroup};
 use std::net::SocketAddr;
 use support::{config, http, page, run, serve, status};
 use url::Url;

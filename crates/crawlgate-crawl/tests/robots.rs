@@ -4,8 +4,8 @@
 mod support;
 
 use crawlgate_core::site::{FailureKind, ResourceState, RobotsEffect};
-use crawlgate_crawl::serve::{Route, ServedSite};
 use crawlgate_crawl::{HttpOptions, fetch_robots};
+use crawlgate_serve::{Route, ServedSite};
 use std::time::Duration;
 use support::{config, http, page, resource, run, serve};
 

@@ -4,8 +4,8 @@
 mod support;
 
 use crawlgate_core::site::{SitemapSource, SitemapState};
-use crawlgate_crawl::serve::{Route, ServedSite};
 use crawlgate_crawl::{SitemapLimits, SitemapSkip, SitemapStep, fetch_sitemaps};
+use crawlgate_serve::{Route, ServedSite};
 use support::{config, http, page, resource, run, serve, status};
 use url::Url;
 

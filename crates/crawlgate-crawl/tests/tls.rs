@@ -5,8 +5,8 @@
 mod support;
 
 use crawlgate_core::site::FailureKind;
-use crawlgate_crawl::serve::{HostNames, LOOPBACK_CA_PEM, ServedSite, SiteGroup, TLS_MARKER};
 use crawlgate_crawl::{ClientError, Fetcher, HttpOptions};
+use crawlgate_serve::{HostNames, LOOPBACK_CA_PEM, ServedSite, SiteGroup, TLS_MARKER};
 use support::{http, serve};
 
 const MIB: u64 = 1024 * 1024;
@@ -109,9 +109,9 @@ fn a_garbage_root_certificate_is_a_client_error() {
 #[test]
 fn raw_routes_are_not_served_over_https() {
     let site = ServedSite::new()
-        .route(crawlgate_crawl::serve::Route::new("/liar").content_length(10))
+        .route(crawlgate_serve::Route::new("/liar").content_length(10))
         .https();
-    let error = crawlgate_crawl::serve::SiteServer::start_in_background(site).unwrap_err();
+    let error = crawlgate_serve::SiteServer::start_in_background(site).unwrap_err();
     assert!(error.to_string().contains("plain HTTP"), "{error}");
 }
 

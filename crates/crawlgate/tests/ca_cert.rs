@@ -3,7 +3,7 @@
 
 use crawlgate::site::{FailureKind, ResourceState};
 use crawlgate::{Auditor, ConfigError};
-use crawlgate_crawl::serve::{LOOPBACK_CA_PEM, ServedSite, SiteServer};
+use crawlgate_serve::{LOOPBACK_CA_PEM, ServedSite, SiteServer};
 
 fn https_site() -> SiteServer {
     let site = ServedSite::new()

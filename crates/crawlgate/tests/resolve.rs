@@ -4,7 +4,7 @@
 
 use crawlgate::site::ResourceState;
 use crawlgate::{Auditor, ConfigError, HttpOptions, ResolveError};
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
+use crawlgate_serve::{ServedSite, SiteServer};
 
 #[test]
 fn a_site_is_audited_under_a_made_up_host_name() {

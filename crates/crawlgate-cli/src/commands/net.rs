@@ -140,11 +140,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("crawlgate-ca-cert-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let good = dir.join("ca.pem");
-        std::fs::write(&good, crawlgate_crawl::serve::LOOPBACK_CA_PEM).unwrap();
+        std::fs::write(&good, crawlgate_serve::LOOPBACK_CA_PEM).unwrap();
         let bad = dir.join("notes.txt");
         std::fs::write(&bad, "not a certificate").unwrap();
         let read = read_ca_certs(std::slice::from_ref(&good)).unwrap();
-        assert_eq!(read, [crawlgate_crawl::serve::LOOPBACK_CA_PEM.as_bytes()]);
+        assert_eq!(read, [crawlgate_serve::LOOPBACK_CA_PEM.as_bytes()]);
         let error = format!("{:#}", read_ca_certs(&[good, bad]).unwrap_err());
         assert!(error.contains("notes.txt"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);

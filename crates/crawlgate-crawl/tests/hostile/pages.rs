@@ -11,7 +11,7 @@ use crawlgate_core::site::{
     Bound, FailureKind, FetchedPage, Indexability, NotIndexable, ResourceState,
 };
 use crawlgate_crawl::HttpOptions;
-use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use crawlgate_serve::{Route, ServedSite, SiteServer};
 use std::time::Duration;
 use url::Url;
 

@@ -7,7 +7,7 @@ use crate::support::{config, http, page, resource, run, serve};
 use crawlgate_core::Site;
 use crawlgate_core::site::{FailureKind, ResourceState, RobotsEffect, RobotsFile};
 use crawlgate_crawl::HttpOptions;
-use crawlgate_crawl::serve::{Route, ServedSite};
+use crawlgate_serve::{Route, ServedSite};
 use std::time::Duration;
 
 /// A two-page site whose robots.txt is answered by `robots`.

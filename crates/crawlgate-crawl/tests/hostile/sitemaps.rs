@@ -5,7 +5,7 @@
 use crate::support::{config, http, page, run, serve};
 use crawlgate_core::Site;
 use crawlgate_core::site::{Bound, NotFetchedReason, SitemapFile, SitemapState};
-use crawlgate_crawl::serve::{Route, ServedSite, SiteServer};
+use crawlgate_serve::{Route, ServedSite, SiteServer};
 use flate2::write::GzEncoder;
 use flate2::{Compress, Compression, Crc, FlushCompress};
 use std::fmt::Write as _;

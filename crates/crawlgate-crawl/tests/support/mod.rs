@@ -5,8 +5,8 @@
 use crawlgate_core::Site;
 use crawlgate_core::crawl::{CrawlConfig, CrawlEvent};
 use crawlgate_core::site::{Resource, ResourceState};
-use crawlgate_crawl::serve::{ServedSite, SiteServer};
 use crawlgate_crawl::{HttpOptions, StopHandle, crawl};
+use crawlgate_serve::{ServedSite, SiteServer};
 use std::sync::Mutex;
 use std::time::Duration;
 use url::Url;

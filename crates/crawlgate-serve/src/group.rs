@@ -2,8 +2,7 @@
 //! its CDN, a help centre…), each with its own robots.txt. Named `127.0.0.1:PORT` by default, or
 //! by host names ([`HostNames`]) that a client resolves to those ports ([`SiteGroup::resolve`]).
 
-use crate::resolve::resolvable_host;
-use crate::serve::{Counters, ServeError, ServedSite, accept_loop, acceptor_for};
+use crate::{Counters, ServeError, ServedSite, accept_loop, acceptor_for};
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -70,8 +69,16 @@ impl HostNames {
     /// `name.SUFFIX`, normalised as a URL host; an error when it is no host name.
     fn host_for(&self, name: &str) -> Result<String, ServeError> {
         let suffix = self.suffix.trim_start_matches('.');
-        resolvable_host(&format!("{name}.{suffix}"))
-            .map_err(|error| ServeError::Site(format!("site `{name}`: {error}")))
+        let host = format!("{name}.{suffix}");
+        match url::Host::parse(&host) {
+            Ok(url::Host::Domain(domain)) if !domain.contains('*') => Ok(domain),
+            Ok(_) => Err(ServeError::Site(format!(
+                "site `{name}`: `{host}` is no host name a client can resolve"
+            ))),
+            Err(error) => Err(ServeError::Site(format!(
+                "site `{name}`: `{host}`: {error}"
+            ))),
+        }
     }
 }
 
@@ -169,7 +176,7 @@ impl SiteGroup {
     }
 
     /// Whether some site is served over HTTPS (a client must then trust
-    /// [`LOOPBACK_CA_PEM`](crate::serve::LOOPBACK_CA_PEM)).
+    /// [`LOOPBACK_CA_PEM`](crate::LOOPBACK_CA_PEM)).
     pub fn has_https(&self) -> bool {
         self.endpoints.values().any(|endpoint| endpoint.https)
     }

@@ -1,7 +1,7 @@
 //! A site to serve: files by path, and routes that override paths.
 
-use crate::serve::ServeError;
-use crate::serve::route::{Route, RoutesFile};
+use crate::ServeError;
+use crate::route::{Route, RoutesFile};
 use bytes::Bytes;
 use std::collections::HashMap;
 use std::fmt;
@@ -130,7 +130,7 @@ impl ServedSite {
     }
 
     /// Serve the site over HTTPS, with the loopback certificate (for 127.0.0.1 and `localhost`,
-    /// signed by [`LOOPBACK_CA_PEM`](crate::serve::LOOPBACK_CA_PEM), which the client must be
+    /// signed by [`LOOPBACK_CA_PEM`](crate::LOOPBACK_CA_PEM), which the client must be
     /// told to trust). Its origin is then `https://127.0.0.1:PORT`. Routes written by hand
     /// ([`Route::is_raw`]) are not served over HTTPS.
     #[must_use]

@@ -1,8 +1,8 @@
 //! HTTPS for served sites: a committed certificate for `secure.northwind.test` (the demo's HTTPS
-//! site), 127.0.0.1 and `localhost` (`crates/crawlgate-crawl/tls/`, its README says how it was
+//! site), 127.0.0.1 and `localhost` (`crates/crawlgate-serve/tls/`, its README says how it was
 //! made and why it is committed), and the TLS acceptor built from it.
 
-use crate::serve::ServeError;
+use crate::ServeError;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use std::sync::Arc;
@@ -11,13 +11,13 @@ use tokio_rustls::TlsAcceptor;
 /// The CA that signed the certificate sites are served over HTTPS with (PEM). Trust it in the
 /// client that audits them (`HttpOptions::extra_root_certs`) and nowhere else: its name
 /// constraints limit it to `secure.northwind.test`, `127.0.0.1` and `localhost`.
-pub const LOOPBACK_CA_PEM: &str = include_str!("../../tls/ca.pem");
+pub const LOOPBACK_CA_PEM: &str = include_str!("../tls/ca.pem");
 
 /// The server certificate (`secure.northwind.test`, 127.0.0.1 and `localhost`), signed by
 /// [`LOOPBACK_CA_PEM`].
-const SERVER_CERT_PEM: &str = include_str!("../../tls/server.pem");
+const SERVER_CERT_PEM: &str = include_str!("../tls/server.pem");
 /// Its private key (PKCS#8).
-const SERVER_KEY_PEM: &str = include_str!("../../tls/server.key");
+const SERVER_KEY_PEM: &str = include_str!("../tls/server.key");
 
 /// An acceptor that speaks HTTP/1.1 over TLS with the loopback certificate, through rustls and
 /// ring (never aws-lc: no C build).

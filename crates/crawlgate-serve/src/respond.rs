@@ -1,8 +1,8 @@
 //! Answer one request from a [`ServedSite`]: its route (if any), else its file, else 404.
 
-use crate::serve::body::ServedBody;
-use crate::serve::route::Route;
-use crate::serve::site::ServedSite;
+use crate::body::ServedBody;
+use crate::route::Route;
+use crate::site::ServedSite;
 use bytes::Bytes;
 use flate2::Compression;
 use flate2::write::GzEncoder;

@@ -5,8 +5,8 @@
 //! first; a raw route is answered by hand and the connection closed; anything else is handed to
 //! hyper with the head replayed ([`Rewind`]).
 
-use crate::serve::body::ServedBody;
-use crate::serve::route::Route;
+use crate::body::ServedBody;
+use crate::route::Route;
 use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::Response;
