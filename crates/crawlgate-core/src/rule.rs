@@ -2,9 +2,12 @@
 //! [`Finding`]s through a [`Findings`] sink.
 //!
 //! Rules are unit structs declared with [`declare_rule!`](crate::declare_rule), which captures the
-//! rule's `///` docs (sections *What it does*, *Why is this bad?*, *Example*, *How to fix*) into its
-//! [`RuleMeta`], so the docs the CLI prints (`crawlgate explain`) and the reports quote are the code's
-//! own. The sink stamps the rule id and the configured severity, so a rule only says what it found.
+//! rule's `///` docs (sections *What it does*, *Why is this bad?*, *Example*, *How to fix*) and its
+//! source file into its [`RuleMeta`] and implements [`Declared`], so the docs the CLI prints
+//! (`crawlgate explain`) and the reports quote are the code's own. A rule a parser reports takes
+//! its id and severity from the parser's typed code (`code: robots::lint::Code::TypoField`): each
+//! rule id is written once. The sink stamps the rule id and the configured severity, so a rule
+//! only says what it found.
 
 use crate::Severity;
 use crate::finding::{Evidence, Finding};
@@ -13,11 +16,18 @@ use std::fmt::Debug;
 
 /// A check over a crawled site. Implementations must be pure: no IO, no clock (the audit time is
 /// [`Site::audit_time`]), no randomness, so the same site always gives the same findings.
-pub trait Rule: Send + Sync + Debug {
-    /// The rule's id, severity and docs.
-    fn meta(&self) -> &'static RuleMeta;
+///
+/// Its identity comes from [`Declared`], which [`declare_rule!`](crate::declare_rule) implements.
+pub trait Rule: Declared + Send + Sync + Debug {
     /// Report every instance of the problem in `site` into `out`.
     fn check(&self, site: &Site, out: &mut Findings<'_>);
+}
+
+/// A rule's identity and docs: implemented by [`declare_rule!`](crate::declare_rule), never by
+/// hand in crawlgate's own rules.
+pub trait Declared {
+    /// The rule's id, severity, docs and source file.
+    fn meta(&self) -> &'static RuleMeta;
 }
 
 /// A rule's identity and documentation.
@@ -31,6 +41,9 @@ pub struct RuleMeta {
     pub summary: &'static str,
     /// The Markdown docs from the rule's `///` comment.
     pub docs: &'static str,
+    /// The file that declares the rule, relative to the workspace root
+    /// (`crates/crawlgate-rules/src/robots/blocked_noindex.rs`), for docs that link to it.
+    pub source: &'static str,
 }
 
 impl RuleMeta {
@@ -72,9 +85,16 @@ impl RuleMeta {
     }
 }
 
-/// Declare a rule: a documented unit struct with its [`RuleMeta`] in `Self::META`.
+/// Declare a rule: a documented unit struct with its [`RuleMeta`] in `Self::META`, and its
+/// [`Declared`] implementation.
+///
+/// A rule of its own names its id and severity; a rule that reports a parser's issues names the
+/// parser's typed code instead, and takes the id and default severity from it (each id has one
+/// home).
 ///
 /// ```
+/// use crawlgate_core::rule::{Declared, Findings, Rule};
+///
 /// crawlgate_core::declare_rule! {
 ///     /// ## What it does
 ///     /// Flags every page.
@@ -90,9 +110,24 @@ impl RuleMeta {
 ///         summary: "Every page, as an example",
 ///     }
 /// }
-/// assert_eq!(EveryPage::META.id, "example/every-page");
+/// impl Rule for EveryPage {
+///     fn check(&self, _site: &crawlgate_core::Site, _out: &mut Findings<'_>) {}
+/// }
+/// assert_eq!(EveryPage.meta().id, "example/every-page");
 /// assert_eq!(EveryPage::META.doc_section("What it does").as_deref(), Some("Flags every page."));
 /// assert_eq!(EveryPage::META.doc_section("How to fix").as_deref(), Some("Nothing to fix."));
+/// assert!(EveryPage::META.source.ends_with(".rs"));
+///
+/// crawlgate_core::declare_rule! {
+///     /// ## What it does
+///     /// Reports the BOM the robots.txt linter found.
+///     pub struct Bom {
+///         code: crawlgate_core::robots::lint::Code::Bom,
+///         summary: "The file starts with a byte order mark",
+///     }
+/// }
+/// assert_eq!(Bom::META.id, "robots/bom");
+/// assert_eq!(Bom::META.default_severity, crawlgate_core::Severity::Notice);
 /// ```
 #[macro_export]
 macro_rules! declare_rule {
@@ -104,6 +139,25 @@ macro_rules! declare_rule {
             summary: $summary:literal $(,)?
         }
     ) => {
+        $crate::declare_rule! {
+            @meta $(#[doc = $doc])* $vis $name, $id, $crate::Severity::$severity, $summary
+        }
+    };
+    (
+        $(#[doc = $doc:literal])*
+        $vis:vis struct $name:ident {
+            code: $code:expr,
+            summary: $summary:literal $(,)?
+        }
+    ) => {
+        $crate::declare_rule! {
+            @meta $(#[doc = $doc])* $vis $name, $code.id(), $code.default_severity(), $summary
+        }
+    };
+    (
+        @meta $(#[doc = $doc:literal])* $vis:vis $name:ident, $id:expr, $severity:expr,
+        $summary:literal
+    ) => {
         $(#[doc = $doc])*
         #[derive(Debug, Clone, Copy, Default)]
         $vis struct $name;
@@ -112,10 +166,17 @@ macro_rules! declare_rule {
             /// This rule's id, default severity and docs, captured from its declaration.
             pub const META: $crate::rule::RuleMeta = $crate::rule::RuleMeta {
                 id: $id,
-                default_severity: $crate::Severity::$severity,
+                default_severity: $severity,
                 summary: $summary,
                 docs: concat!($($doc, "\n"),*),
+                source: file!(),
             };
+        }
+
+        impl $crate::rule::Declared for $name {
+            fn meta(&self) -> &'static $crate::rule::RuleMeta {
+                &Self::META
+            }
         }
     };
 }
@@ -148,7 +209,7 @@ impl<'a> Findings<'a> {
     ///
     /// `evidence` must not be empty (primary first); a finding without evidence is a bug in the
     /// rule, caught by the rule meta-tests.
-    pub fn report(&mut self, report: Report) {
+    pub fn report(&mut self, report: Occurrence) {
         let severity = self
             .configured
             .or(report.severity)
@@ -164,9 +225,10 @@ impl<'a> Findings<'a> {
     }
 }
 
-/// What a rule reports; [`Findings::report`] turns it into a [`Finding`].
+/// One occurrence of the problem a rule checks for; [`Findings::report`] turns it into a
+/// [`Finding`].
 #[derive(Debug, Clone)]
-pub struct Report {
+pub struct Occurrence {
     url: String,
     message: String,
     evidence: Vec<Evidence>,
@@ -174,7 +236,7 @@ pub struct Report {
     severity: Option<Severity>,
 }
 
-impl Report {
+impl Occurrence {
     /// A finding about `url`, explained by `message`.
     pub fn new(url: impl Into<String>, message: impl Into<String>) -> Self {
         Self {

@@ -358,7 +358,7 @@ fn robots_lint_is_recorded_per_origin_once_with_the_audited_tokens() {
         ["googlebot-image", "googlebot"]
     );
     let issues = site.robots_lint("http://site.test");
-    let rules: Vec<&str> = issues.iter().map(|issue| issue.rule).collect();
+    let rules: Vec<&str> = issues.iter().map(crawlgate_core::Issue::rule).collect();
     assert!(rules.contains(&"robots/disallow-all"), "{rules:?}");
     assert!(rules.contains(&"robots/unsupported-field"), "{rules:?}");
     // Computed once: the second call hands out the same issues.
@@ -527,7 +527,7 @@ fn a_sitemap_cut_at_the_byte_cap_is_reported_as_read_partially() {
         summary
             .issues
             .iter()
-            .any(|issue| issue.rule == "sitemap/fetch-error"
+            .any(|issue| issue.rule() == "sitemap/fetch-error"
                 && issue.message.contains("cap of 1000 bytes")),
         "{:?}",
         summary.issues

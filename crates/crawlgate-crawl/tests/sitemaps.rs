@@ -130,7 +130,7 @@ async fn an_index_is_recursed_with_cycles_gzip_failures_and_caps_recorded() {
     // An oversize child: cut at the cap, read partially, and said so.
     let big = sitemap("/big.xml").summary().unwrap();
     assert!(big.truncated);
-    assert!(big.issues.iter().any(|i| i.rule == "sitemap/fetch-error"));
+    assert!(big.issues.iter().any(|i| i.rule() == "sitemap/fetch-error"));
     assert_eq!(sitemap("/big.xml").entries().len(), 1);
 
     // Sitemap-only pages are seeds: no click depth, listed where found.

@@ -63,11 +63,28 @@ impl std::str::FromStr for Severity {
     }
 }
 
-/// A problem inside one document, located by 1-based line (and column where known).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Issue {
-    /// Stable rule id, `family/kebab-name` (e.g. `robots/typo-field`).
-    pub rule: &'static str,
+/// A typed issue code: one variant per rule a parser reports, as cargo-deny's `Code`.
+///
+/// The code is the rule's one home: its id (`family/kebab-name`, the public contract of configs,
+/// baselines and SARIF) and its default severity are written once, on the code, and the rule
+/// catalogue derives its metadata from it.
+pub trait Code: Copy + Eq + Ord + std::hash::Hash + fmt::Debug + Send + Sync + 'static {
+    /// The stable rule id, `family/kebab-name` (e.g. `robots/typo-field`).
+    fn id(self) -> &'static str;
+    /// The severity of an issue of this code unless the parser escalates or softens one case.
+    fn default_severity(self) -> Severity;
+    /// The code whose id is `id`, if any (reading a serialised issue back).
+    fn from_id(id: &str) -> Option<Self>;
+}
+
+/// A problem inside one document, located by 1-based line (and column where known), under a
+/// typed [`Code`].
+///
+/// Serialised as `{"rule": id, "severity", "line", "column", "message"}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Issue<C> {
+    /// What the problem is: the rule it breaks.
+    pub code: C,
     pub severity: Severity,
     /// 1-based line in the document; `None` for whole-document issues.
     pub line: Option<u32>,
@@ -75,6 +92,50 @@ pub struct Issue {
     pub column: Option<u32>,
     /// One sentence for a human, quoting the offending text.
     pub message: String,
+}
+
+impl<C: Code> Issue<C> {
+    /// The stable id of the issue's rule (`robots/typo-field`).
+    pub fn rule(&self) -> &'static str {
+        self.code.id()
+    }
+}
+
+impl<'de, C: Code> Deserialize<'de> for Issue<C> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Record {
+            rule: String,
+            severity: Severity,
+            line: Option<u32>,
+            column: Option<u32>,
+            message: String,
+        }
+        let record = Record::deserialize(deserializer)?;
+        let code = C::from_id(&record.rule).ok_or_else(|| {
+            serde::de::Error::custom(format!("unknown rule id `{}`", record.rule))
+        })?;
+        Ok(Issue {
+            code,
+            severity: record.severity,
+            line: record.line,
+            column: record.column,
+            message: record.message,
+        })
+    }
+}
+
+impl<C: Code> Serialize for Issue<C> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let mut record = serializer.serialize_struct("Issue", 5)?;
+        record.serialize_field("rule", self.code.id())?;
+        record.serialize_field("severity", &self.severity)?;
+        record.serialize_field("line", &self.line)?;
+        record.serialize_field("column", &self.column)?;
+        record.serialize_field("message", &self.message)?;
+        record.end()
+    }
 }
 
 // The README's examples run as doctests.

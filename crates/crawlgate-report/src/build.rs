@@ -419,6 +419,7 @@ mod tests {
                 " ## What it does\n Finds `x`.\n\n ## Why is this bad?\n It is.\n",
                 " ## Example\n ```text\n x\n ```\n ## How to fix\n Remove `x`.\n",
             ),
+            source: file!(),
         };
         let doc = rule_doc(&META);
         assert_eq!(doc.what_it_does, "Finds `x`.");

@@ -30,7 +30,10 @@ pub mod sensitive;
 mod url;
 
 pub use agent::AgentRules;
-pub use crawlgate_issue::{Issue, Severity};
+pub use crawlgate_issue::Severity;
+
+/// A problem found by [`lint::lint`] at a 1-based line of the file, under its [`lint::Code`].
+pub type Issue = crawlgate_issue::Issue<lint::Code>;
 pub use url::{path_params_query, product_token_of_header};
 
 use serde::{Deserialize, Serialize};

@@ -98,7 +98,7 @@ fn every_corpus_file_parses_matches_and_lints_without_panic() {
         let fetched = RobotsTxt::parse_fetched(&entry.body);
         let issues = lint(&fetched, &entry.body, &LintOptions::default());
         for issue in &issues {
-            assert!(rule_ids::ALL.contains(&issue.rule), "{}", issue.rule);
+            assert!(rule_ids::ALL.contains(&issue.rule()), "{}", issue.rule());
             assert!(!issue.message.is_empty());
         }
     }
@@ -157,7 +157,7 @@ fn manifest_features_are_seen_by_the_parser() {
             assert_eq!(robots.byte_order_mark(), ByteOrderMark::Full, "{name}: BOM");
             let issues = lint(&robots, &entry.body, &LintOptions::default());
             assert!(
-                issues.iter().any(|i| i.rule == rule_ids::BOM),
+                issues.iter().any(|i| i.rule() == rule_ids::BOM),
                 "{name}: bom lint"
             );
             checked += 1;
@@ -165,7 +165,7 @@ fn manifest_features_are_seen_by_the_parser() {
         if has(entry, "html_not_robots") {
             let issues = lint(&robots, &entry.body, &LintOptions::default());
             assert!(
-                issues.iter().any(|i| i.rule == rule_ids::SERVED_AS_HTML),
+                issues.iter().any(|i| i.rule() == rule_ids::SERVED_AS_HTML),
                 "{name}: served-as-html"
             );
             checked += 1;
@@ -173,7 +173,7 @@ fn manifest_features_are_seen_by_the_parser() {
         if has(entry, "non_utf8") {
             let issues = lint(&robots, &entry.body, &LintOptions::default());
             assert!(
-                issues.iter().any(|i| i.rule == rule_ids::NOT_UTF8),
+                issues.iter().any(|i| i.rule() == rule_ids::NOT_UTF8),
                 "{name}: not-utf8"
             );
             checked += 1;
@@ -186,7 +186,7 @@ fn manifest_features_are_seen_by_the_parser() {
             assert!(fetched.lines().len() < lines.len());
             let issues = lint(&fetched, &entry.body, &LintOptions::default());
             assert!(
-                issues.iter().any(|i| i.rule == rule_ids::OVERSIZE),
+                issues.iter().any(|i| i.rule() == rule_ids::OVERSIZE),
                 "{name}: oversize"
             );
             checked += 1;

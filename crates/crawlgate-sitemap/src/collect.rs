@@ -235,8 +235,8 @@ impl<'o, S: Sink> Collector<'o, S> {
         }
         let parsed_as_sitemap = complete
             && self.kind != SitemapKind::Unknown
-            && !issues.has(issues::NOT_XML.id)
-            && !issues.has(issues::UNSAFE_XML.id);
+            && !issues.has(issues::NOT_XML.code)
+            && !issues.has(issues::UNSAFE_XML.code);
         if self.records == 0 && parsed_as_sitemap {
             let (rule, what) = if self.news_sitemap {
                 (

@@ -3,94 +3,272 @@
 
 use crate::{Issue, Severity};
 
-/// A rule this module reports: its stable id and default severity.
+/// A rule this module reports, with the severity of the issues pushed under it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Rule {
-    pub(crate) id: &'static str,
+    pub(crate) code: Code,
     pub(crate) severity: Severity,
 }
 
-const fn rule(id: &'static str, severity: Severity) -> Rule {
-    Rule { id, severity }
+/// A rule at its code's default severity.
+const fn rule(code: Code) -> Rule {
+    Rule {
+        code,
+        severity: code.default_severity(),
+    }
 }
 
-pub(crate) const NOT_XML: Rule = rule(rule_ids::NOT_XML, Severity::Error);
-pub(crate) const BAD_ROOT_OR_NAMESPACE: Rule =
-    rule(rule_ids::BAD_ROOT_OR_NAMESPACE, Severity::Warning);
-pub(crate) const GZIP_INVALID: Rule = rule(rule_ids::GZIP_INVALID, Severity::Error);
-pub(crate) const TOO_MANY_URLS: Rule = rule(rule_ids::TOO_MANY_URLS, Severity::Error);
-pub(crate) const TOO_LARGE: Rule = rule(rule_ids::TOO_LARGE, Severity::Error);
-pub(crate) const EMPTY: Rule = rule(rule_ids::EMPTY, Severity::Warning);
-pub(crate) const EMPTY_NEWS: Rule = rule(rule_ids::EMPTY, Severity::Notice);
-pub(crate) const FETCH_ERROR: Rule = rule(rule_ids::FETCH_ERROR, Severity::Error);
-pub(crate) const LIMITS_EXCEEDED: Rule = rule(rule_ids::LIMITS_EXCEEDED, Severity::Warning);
-pub(crate) const UNSAFE_XML: Rule = rule(rule_ids::UNSAFE_XML, Severity::Error);
-pub(crate) const LOC_INVALID: Rule = rule(rule_ids::LOC_INVALID, Severity::Error);
-pub(crate) const CROSS_HOST_URL: Rule = rule(rule_ids::CROSS_HOST_URL, Severity::Error);
-pub(crate) const OUT_OF_PATH_SCOPE: Rule = rule(rule_ids::OUT_OF_PATH_SCOPE, Severity::Warning);
-pub(crate) const INDEX_CHILD_OUT_OF_SCOPE: Rule =
-    rule(rule_ids::INDEX_CHILD_OUT_OF_SCOPE, Severity::Warning);
-pub(crate) const LASTMOD_INVALID: Rule = rule(rule_ids::LASTMOD_INVALID, Severity::Warning);
-pub(crate) const LASTMOD_FUTURE: Rule = rule(rule_ids::LASTMOD_FUTURE, Severity::Warning);
-pub(crate) const LASTMOD_UNIFORM: Rule = rule(rule_ids::LASTMOD_UNIFORM, Severity::Notice);
-pub(crate) const CHANGEFREQ_PRIORITY: Rule = rule(rule_ids::CHANGEFREQ_PRIORITY, Severity::Notice);
-pub(crate) const CHANGEFREQ_PRIORITY_INVALID: Rule =
-    rule(rule_ids::CHANGEFREQ_PRIORITY, Severity::Warning);
-pub(crate) const DUPLICATE_URL: Rule = rule(rule_ids::DUPLICATE_URL, Severity::Notice);
-pub(crate) const HREFLANG_INVALID: Rule = rule(rule_ids::HREFLANG_INVALID, Severity::Error);
-pub(crate) const IMAGE_LIMIT: Rule = rule(rule_ids::IMAGE_LIMIT, Severity::Error);
-pub(crate) const VIDEO_INVALID: Rule = rule(rule_ids::VIDEO_INVALID, Severity::Error);
-pub(crate) const NEWS_INVALID: Rule = rule(rule_ids::NEWS_INVALID, Severity::Error);
-pub(crate) const NEWS_STALE: Rule = rule(rule_ids::NEWS_STALE, Severity::Warning);
+/// A rule whose issues of one kind differ from its default severity.
+const fn rule_at(code: Code, severity: Severity) -> Rule {
+    Rule { code, severity }
+}
 
-/// The rule ids this module reports (RULES.md §2.6 and §2.8), for matching on [`Issue::rule`].
-pub mod rule_ids {
+pub(crate) const NOT_XML: Rule = rule(Code::NotXml);
+pub(crate) const BAD_ROOT_OR_NAMESPACE: Rule = rule(Code::BadRootOrNamespace);
+pub(crate) const GZIP_INVALID: Rule = rule(Code::GzipInvalid);
+pub(crate) const TOO_MANY_URLS: Rule = rule(Code::TooManyUrls);
+pub(crate) const TOO_LARGE: Rule = rule(Code::TooLarge);
+pub(crate) const EMPTY: Rule = rule(Code::Empty);
+pub(crate) const EMPTY_NEWS: Rule = rule_at(Code::Empty, Severity::Notice);
+pub(crate) const FETCH_ERROR: Rule = rule(Code::FetchError);
+pub(crate) const LIMITS_EXCEEDED: Rule = rule(Code::LimitsExceeded);
+pub(crate) const UNSAFE_XML: Rule = rule(Code::UnsafeXml);
+pub(crate) const LOC_INVALID: Rule = rule(Code::LocInvalid);
+pub(crate) const CROSS_HOST_URL: Rule = rule(Code::CrossHostUrl);
+pub(crate) const OUT_OF_PATH_SCOPE: Rule = rule(Code::OutOfPathScope);
+pub(crate) const INDEX_CHILD_OUT_OF_SCOPE: Rule = rule(Code::IndexChildOutOfScope);
+pub(crate) const LASTMOD_INVALID: Rule = rule(Code::LastmodInvalid);
+pub(crate) const LASTMOD_FUTURE: Rule = rule(Code::LastmodFuture);
+pub(crate) const LASTMOD_UNIFORM: Rule = rule(Code::LastmodUniform);
+pub(crate) const CHANGEFREQ_PRIORITY: Rule = rule(Code::ChangefreqPriority);
+pub(crate) const CHANGEFREQ_PRIORITY_INVALID: Rule =
+    rule_at(Code::ChangefreqPriority, Severity::Warning);
+pub(crate) const DUPLICATE_URL: Rule = rule(Code::DuplicateUrl);
+pub(crate) const HREFLANG_INVALID: Rule = rule(Code::HreflangInvalid);
+pub(crate) const IMAGE_LIMIT: Rule = rule(Code::ImageLimit);
+pub(crate) const VIDEO_INVALID: Rule = rule(Code::VideoInvalid);
+pub(crate) const NEWS_INVALID: Rule = rule(Code::NewsInvalid);
+pub(crate) const NEWS_STALE: Rule = rule(Code::NewsStale);
+
+/// The rules this module reports (RULES.md §2.6 and §2.8): one code per rule, its id and default
+/// severity written here and nowhere else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Code {
     /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
-    pub const NOT_XML: &str = "sitemap/not-xml";
+    NotXml,
     /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
-    pub const BAD_ROOT_OR_NAMESPACE: &str = "sitemap/bad-root-or-namespace";
+    BadRootOrNamespace,
     /// The body starts with gzip's magic bytes but is not valid, complete gzip.
-    pub const GZIP_INVALID: &str = "sitemap/gzip-invalid";
+    GzipInvalid,
     /// More than 50,000 entries.
-    pub const TOO_MANY_URLS: &str = "sitemap/too-many-urls";
+    TooManyUrls,
     /// More than 52,428,800 bytes uncompressed.
-    pub const TOO_LARGE: &str = "sitemap/too-large";
+    TooLarge,
     /// No entries.
-    pub const EMPTY: &str = "sitemap/empty";
+    Empty,
     /// Reading the body failed (an error of the reader handed to the parser).
-    pub const FETCH_ERROR: &str = "sitemap/fetch-error";
+    FetchError,
     /// A safety cap of this tool was hit; the result is partial.
-    pub const LIMITS_EXCEEDED: &str = "sitemap/limits-exceeded";
+    LimitsExceeded,
     /// DOCTYPE/ENTITY declarations, or decompression past the safety cap: not parsed further.
-    pub const UNSAFE_XML: &str = "sitemap/unsafe-xml";
+    UnsafeXml,
     /// `<loc>` missing, empty, not absolute http(s), longer than 2,048 characters or unescaped.
-    pub const LOC_INVALID: &str = "sitemap/loc-invalid";
+    LocInvalid,
     /// A URL on another scheme, host or port than the sitemap.
-    pub const CROSS_HOST_URL: &str = "sitemap/cross-host-url";
+    CrossHostUrl,
     /// A URL outside the directory of a sitemap that is not at the root.
-    pub const OUT_OF_PATH_SCOPE: &str = "sitemap/out-of-path-scope";
+    OutOfPathScope,
     /// An index child on another site or outside the index's directory.
-    pub const INDEX_CHILD_OUT_OF_SCOPE: &str = "sitemap/index-child-out-of-scope";
+    IndexChildOutOfScope,
     /// `<lastmod>` not in a W3C Datetime form.
-    pub const LASTMOD_INVALID: &str = "sitemap/lastmod-invalid";
+    LastmodInvalid,
     /// `<lastmod>` later than the check time plus one day.
-    pub const LASTMOD_FUTURE: &str = "sitemap/lastmod-future";
+    LastmodFuture,
     /// At least 90 % of at least 100 entries share one `<lastmod>`.
-    pub const LASTMOD_UNIFORM: &str = "sitemap/lastmod-uniform";
+    LastmodUniform,
     /// `<changefreq>`/`<priority>` present (ignored by Google), or with invalid values.
-    pub const CHANGEFREQ_PRIORITY: &str = "sitemap/changefreq-priority";
+    ChangefreqPriority,
     /// The same URL listed twice.
-    pub const DUPLICATE_URL: &str = "sitemap/duplicate-url";
+    DuplicateUrl,
     /// An `xhtml:link` hreflang alternate that is invalid or not reciprocated.
-    pub const HREFLANG_INVALID: &str = "sitemap/hreflang-invalid";
+    HreflangInvalid,
     /// More than 1,000 `image:image` in one `<url>`.
-    pub const IMAGE_LIMIT: &str = "sitemap/image-limit";
+    ImageLimit,
     /// A `video:video` missing required fields, or its `content_loc` equal to the page.
-    pub const VIDEO_INVALID: &str = "sitemap/video-invalid";
+    VideoInvalid,
     /// A `news:news` missing required fields.
-    pub const NEWS_INVALID: &str = "sitemap/news-invalid";
+    NewsInvalid,
     /// A `news:publication_date` older than two days.
-    pub const NEWS_STALE: &str = "sitemap/news-stale";
+    NewsStale,
+    /// An index whose children lead back to it (reported by whoever follows the index: the
+    /// crawler, `sitemap check`).
+    Cycle,
+}
+
+impl Code {
+    /// Every code, in RULES.md order.
+    pub const ALL: [Code; 24] = [
+        Code::NotXml,
+        Code::BadRootOrNamespace,
+        Code::GzipInvalid,
+        Code::TooManyUrls,
+        Code::TooLarge,
+        Code::Empty,
+        Code::FetchError,
+        Code::LimitsExceeded,
+        Code::UnsafeXml,
+        Code::LocInvalid,
+        Code::CrossHostUrl,
+        Code::OutOfPathScope,
+        Code::IndexChildOutOfScope,
+        Code::LastmodInvalid,
+        Code::LastmodFuture,
+        Code::LastmodUniform,
+        Code::ChangefreqPriority,
+        Code::DuplicateUrl,
+        Code::HreflangInvalid,
+        Code::ImageLimit,
+        Code::VideoInvalid,
+        Code::NewsInvalid,
+        Code::NewsStale,
+        Code::Cycle,
+    ];
+
+    /// The stable rule id, `sitemap/kebab-name`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Code::NotXml => "sitemap/not-xml",
+            Code::BadRootOrNamespace => "sitemap/bad-root-or-namespace",
+            Code::GzipInvalid => "sitemap/gzip-invalid",
+            Code::TooManyUrls => "sitemap/too-many-urls",
+            Code::TooLarge => "sitemap/too-large",
+            Code::Empty => "sitemap/empty",
+            Code::FetchError => "sitemap/fetch-error",
+            Code::LimitsExceeded => "sitemap/limits-exceeded",
+            Code::UnsafeXml => "sitemap/unsafe-xml",
+            Code::LocInvalid => "sitemap/loc-invalid",
+            Code::CrossHostUrl => "sitemap/cross-host-url",
+            Code::OutOfPathScope => "sitemap/out-of-path-scope",
+            Code::IndexChildOutOfScope => "sitemap/index-child-out-of-scope",
+            Code::LastmodInvalid => "sitemap/lastmod-invalid",
+            Code::LastmodFuture => "sitemap/lastmod-future",
+            Code::LastmodUniform => "sitemap/lastmod-uniform",
+            Code::ChangefreqPriority => "sitemap/changefreq-priority",
+            Code::DuplicateUrl => "sitemap/duplicate-url",
+            Code::HreflangInvalid => "sitemap/hreflang-invalid",
+            Code::ImageLimit => "sitemap/image-limit",
+            Code::VideoInvalid => "sitemap/video-invalid",
+            Code::NewsInvalid => "sitemap/news-invalid",
+            Code::NewsStale => "sitemap/news-stale",
+            Code::Cycle => "sitemap/cycle",
+        }
+    }
+
+    /// The severity of this rule's issues unless one case is escalated or softened.
+    // One arm per code: the table reads as the catalogue does.
+    #[allow(clippy::match_same_arms)]
+    pub const fn default_severity(self) -> Severity {
+        match self {
+            Code::NotXml => Severity::Error,
+            Code::BadRootOrNamespace => Severity::Warning,
+            Code::GzipInvalid => Severity::Error,
+            Code::TooManyUrls => Severity::Error,
+            Code::TooLarge => Severity::Error,
+            Code::Empty => Severity::Warning,
+            Code::FetchError => Severity::Error,
+            Code::LimitsExceeded => Severity::Warning,
+            Code::UnsafeXml => Severity::Error,
+            Code::LocInvalid => Severity::Error,
+            Code::CrossHostUrl => Severity::Error,
+            Code::OutOfPathScope => Severity::Warning,
+            Code::IndexChildOutOfScope => Severity::Warning,
+            Code::LastmodInvalid => Severity::Warning,
+            Code::LastmodFuture => Severity::Warning,
+            Code::LastmodUniform => Severity::Notice,
+            Code::ChangefreqPriority => Severity::Notice,
+            Code::DuplicateUrl => Severity::Notice,
+            Code::HreflangInvalid => Severity::Error,
+            Code::ImageLimit => Severity::Error,
+            Code::VideoInvalid => Severity::Error,
+            Code::NewsInvalid => Severity::Error,
+            Code::NewsStale => Severity::Warning,
+            Code::Cycle => Severity::Error,
+        }
+    }
+
+    /// The code whose id is `id`, if any.
+    pub fn from_id(id: &str) -> Option<Code> {
+        Code::ALL.into_iter().find(|code| code.id() == id)
+    }
+}
+
+impl crawlgate_issue::Code for Code {
+    fn id(self) -> &'static str {
+        Code::id(self)
+    }
+
+    fn default_severity(self) -> Severity {
+        Code::default_severity(self)
+    }
+
+    fn from_id(id: &str) -> Option<Code> {
+        Code::from_id(id)
+    }
+}
+
+/// The rule ids as strings, derived from [`Code`], for matching on [`Issue::rule`].
+pub mod rule_ids {
+    use super::Code;
+
+    /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
+    pub const NOT_XML: &str = Code::NotXml.id();
+    /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
+    pub const BAD_ROOT_OR_NAMESPACE: &str = Code::BadRootOrNamespace.id();
+    /// The body starts with gzip's magic bytes but is not valid, complete gzip.
+    pub const GZIP_INVALID: &str = Code::GzipInvalid.id();
+    /// More than 50,000 entries.
+    pub const TOO_MANY_URLS: &str = Code::TooManyUrls.id();
+    /// More than 52,428,800 bytes uncompressed.
+    pub const TOO_LARGE: &str = Code::TooLarge.id();
+    /// No entries.
+    pub const EMPTY: &str = Code::Empty.id();
+    /// Reading the body failed (an error of the reader handed to the parser).
+    pub const FETCH_ERROR: &str = Code::FetchError.id();
+    /// A safety cap of this tool was hit; the result is partial.
+    pub const LIMITS_EXCEEDED: &str = Code::LimitsExceeded.id();
+    /// DOCTYPE/ENTITY declarations, or decompression past the safety cap: not parsed further.
+    pub const UNSAFE_XML: &str = Code::UnsafeXml.id();
+    /// `<loc>` missing, empty, not absolute http(s), longer than 2,048 characters or unescaped.
+    pub const LOC_INVALID: &str = Code::LocInvalid.id();
+    /// A URL on another scheme, host or port than the sitemap.
+    pub const CROSS_HOST_URL: &str = Code::CrossHostUrl.id();
+    /// A URL outside the directory of a sitemap that is not at the root.
+    pub const OUT_OF_PATH_SCOPE: &str = Code::OutOfPathScope.id();
+    /// An index child on another site or outside the index's directory.
+    pub const INDEX_CHILD_OUT_OF_SCOPE: &str = Code::IndexChildOutOfScope.id();
+    /// `<lastmod>` not in a W3C Datetime form.
+    pub const LASTMOD_INVALID: &str = Code::LastmodInvalid.id();
+    /// `<lastmod>` later than the check time plus one day.
+    pub const LASTMOD_FUTURE: &str = Code::LastmodFuture.id();
+    /// At least 90 % of at least 100 entries share one `<lastmod>`.
+    pub const LASTMOD_UNIFORM: &str = Code::LastmodUniform.id();
+    /// `<changefreq>`/`<priority>` present (ignored by Google), or with invalid values.
+    pub const CHANGEFREQ_PRIORITY: &str = Code::ChangefreqPriority.id();
+    /// The same URL listed twice.
+    pub const DUPLICATE_URL: &str = Code::DuplicateUrl.id();
+    /// An `xhtml:link` hreflang alternate that is invalid or not reciprocated.
+    pub const HREFLANG_INVALID: &str = Code::HreflangInvalid.id();
+    /// More than 1,000 `image:image` in one `<url>`.
+    pub const IMAGE_LIMIT: &str = Code::ImageLimit.id();
+    /// A `video:video` missing required fields, or its `content_loc` equal to the page.
+    pub const VIDEO_INVALID: &str = Code::VideoInvalid.id();
+    /// A `news:news` missing required fields.
+    pub const NEWS_INVALID: &str = Code::NewsInvalid.id();
+    /// A `news:publication_date` older than two days.
+    pub const NEWS_STALE: &str = Code::NewsStale.id();
+    /// An index whose children lead back to it (reported by whoever follows the index: the
+    /// crawler, `sitemap check`).
+    pub const CYCLE: &str = Code::Cycle.id();
 }
 
 /// Where an issue is: 1-based line and column (columns count bytes).
@@ -105,7 +283,7 @@ pub const MAX_ISSUES_PER_RULE: u32 = 1_000;
 
 #[derive(Debug)]
 struct RuleCount {
-    id: &'static str,
+    code: Code,
     kept: u32,
     dropped: u64,
     worst_dropped: Severity,
@@ -127,17 +305,18 @@ impl Issues {
         position: Option<Position>,
         message: impl FnOnce() -> String,
     ) {
-        let index = if let Some(index) = self.counts.iter().position(|count| count.id == rule.id) {
-            index
-        } else {
-            self.counts.push(RuleCount {
-                id: rule.id,
-                kept: 0,
-                dropped: 0,
-                worst_dropped: Severity::Notice,
-            });
-            self.counts.len() - 1
-        };
+        let index =
+            if let Some(index) = self.counts.iter().position(|count| count.code == rule.code) {
+                index
+            } else {
+                self.counts.push(RuleCount {
+                    code: rule.code,
+                    kept: 0,
+                    dropped: 0,
+                    worst_dropped: Severity::Notice,
+                });
+                self.counts.len() - 1
+            };
         let Some(count) = self.counts.get_mut(index) else {
             return;
         };
@@ -148,7 +327,7 @@ impl Issues {
         }
         count.kept += 1;
         self.kept.push(Issue {
-            rule: rule.id,
+            code: rule.code,
             severity: rule.severity,
             line: position.map(|at| at.line),
             column: position.map(|at| at.column),
@@ -156,9 +335,9 @@ impl Issues {
         });
     }
 
-    /// Whether an issue of this rule id was recorded.
-    pub(crate) fn has(&self, id: &str) -> bool {
-        self.counts.iter().any(|count| count.id == id)
+    /// Whether an issue of this rule was recorded.
+    pub(crate) fn has(&self, code: Code) -> bool {
+        self.counts.iter().any(|count| count.code == code)
     }
 
     /// The issues sorted by (line, column, rule), whole-document issues first, with one summary
@@ -167,20 +346,21 @@ impl Issues {
         for count in &self.counts {
             if count.dropped > 0 {
                 self.kept.push(Issue {
-                    rule: count.id,
+                    code: count.code,
                     severity: count.worst_dropped,
                     line: None,
                     column: None,
                     message: format!(
                         "{} more `{}` issues not listed (only the first {MAX_ISSUES_PER_RULE} are \
                          kept)",
-                        count.dropped, count.id
+                        count.dropped,
+                        count.code.id()
                     ),
                 });
             }
         }
         self.kept
-            .sort_by(|a, b| (a.line, a.column, a.rule).cmp(&(b.line, b.column, b.rule)));
+            .sort_by(|a, b| (a.line, a.column, a.code.id()).cmp(&(b.line, b.column, b.code.id())));
         self.kept
     }
 }
@@ -223,7 +403,7 @@ mod tests {
         let order: Vec<_> = issues
             .finish()
             .iter()
-            .map(|issue| (issue.line, issue.rule))
+            .map(|issue| (issue.line, issue.rule()))
             .collect();
         assert_eq!(
             order,

@@ -11,7 +11,7 @@
 //! - **Unsafe XML** (a DOCTYPE, hence any ENTITY declaration) is refused, not parsed.
 //! - **Parsing never fails**: the [`SitemapSummary`] says what was read, and its issues say what
 //!   is wrong, with 1-based line and column, under the rule ids of RULES.md §2.6 and §2.8
-//!   ([`rule_ids`]).
+//!   ([`Code`]).
 //! - Everything needed besides the bytes is an input ([`SitemapOptions`]): where the sitemap was
 //!   served (for the cross-host and path-scope checks) and the check time (for `lastmod` in the
 //!   future and stale news). This module never reads the clock.
@@ -36,7 +36,7 @@
 //! assert_eq!(parsed.entries.len(), 2);
 //! assert_eq!(parsed.entries[0].line, 3);
 //! let issue = &parsed.summary.issues[0];
-//! assert_eq!((issue.rule, issue.line), ("sitemap/loc-invalid", Some(4)));
+//! assert_eq!((issue.code, issue.line), (sitemap::Code::LocInvalid, Some(4)));
 //! ```
 
 mod attributes;
@@ -54,10 +54,13 @@ mod tokens;
 mod validate;
 mod xml;
 
-pub use crawlgate_issue::{Issue, Severity};
+pub use crawlgate_issue::Severity;
 pub use datetime::{W3cDatetime, parse_rfc2822, parse_w3c_datetime};
 pub use hreflang::is_valid_hreflang;
-pub use issues::{MAX_ISSUES_PER_RULE, rule_ids};
+pub use issues::{Code, MAX_ISSUES_PER_RULE, rule_ids};
+
+/// A problem found in a sitemap, at a 1-based line and column, under its [`Code`].
+pub type Issue = crawlgate_issue::Issue<Code>;
 
 use collect::{Collector, Lent, Owned, Sink};
 use issues::Issues;

@@ -145,7 +145,7 @@ fn errors_are_placed_wherever_blocks_end() {
         let found: Vec<_> = summary
             .issues
             .iter()
-            .map(|issue| (issue.rule, issue.line.unwrap(), issue.column.unwrap()))
+            .map(|issue| (issue.rule(), issue.line.unwrap(), issue.column.unwrap()))
             .collect();
         let amp = xml.find("&b=2").unwrap();
         let end_tag = xml.find("</lox >").unwrap();
@@ -180,7 +180,11 @@ fn a_truncated_gzip_is_a_read_failure_not_broken_xml() {
     // Cut inside the XML declaration, inside the first block, and blocks later.
     for cut in [20, 2_000, gzip.len() / 2] {
         let summary = sitemap::parse_borrowed(&gzip[..cut], &options(), |_| {});
-        let rules: Vec<_> = summary.issues.iter().map(|issue| issue.rule).collect();
+        let rules: Vec<_> = summary
+            .issues
+            .iter()
+            .map(crawlgate_sitemap::Issue::rule)
+            .collect();
         assert_eq!(rules, ["sitemap/gzip-invalid"], "cut at {cut}");
         assert!(summary.truncated, "cut at {cut}");
     }

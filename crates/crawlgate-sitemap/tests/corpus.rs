@@ -274,7 +274,11 @@ fn every_corpus_file_parses_into_what_it_holds() {
         assert_eq!((summary.entry_count, handed), (entries, entries), "{file}");
         assert_eq!(summary.gzip, gzip, "{file}");
         assert_eq!(summary.bytes_read, bytes.len() as u64, "{file}");
-        let mut fired: Vec<&str> = summary.issues.iter().map(|issue| issue.rule).collect();
+        let mut fired: Vec<&str> = summary
+            .issues
+            .iter()
+            .map(crawlgate_sitemap::Issue::rule)
+            .collect();
         fired.sort_unstable();
         fired.dedup();
         assert_eq!(fired, rules, "{file}: {:#?}", summary.issues);

@@ -36,13 +36,13 @@ fn check_summary(
     let keys: Vec<_> = summary
         .issues
         .iter()
-        .map(|issue| (issue.line, issue.column, issue.rule))
+        .map(|issue| (issue.line, issue.column, issue.rule()))
         .collect();
     let mut sorted = keys.clone();
     sorted.sort();
     prop_assert_eq!(keys, sorted, "issues sorted by (line, column, rule)");
     for issue in &summary.issues {
-        prop_assert!(issue.rule.starts_with("sitemap/"));
+        prop_assert!(issue.rule().starts_with("sitemap/"));
         prop_assert!(issue.column.is_none() || issue.line.is_some());
         prop_assert!(issue.line.is_none_or(|line| line >= 1));
         prop_assert!(issue.column.is_none_or(|column| column >= 1));

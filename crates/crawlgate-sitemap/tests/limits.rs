@@ -25,7 +25,11 @@ fn urlset(count: usize, loc: impl Fn(usize) -> String) -> Vec<u8> {
 }
 
 fn rules(summary: &SitemapSummary) -> Vec<&'static str> {
-    summary.issues.iter().map(|issue| issue.rule).collect()
+    summary
+        .issues
+        .iter()
+        .map(crawlgate_sitemap::Issue::rule)
+        .collect()
 }
 
 fn gzip(bytes: &[u8]) -> Vec<u8> {
@@ -221,7 +225,7 @@ fn issues_per_rule_are_bounded_with_a_summary() {
     let loc_invalid: Vec<_> = summary
         .issues
         .iter()
-        .filter(|issue| issue.rule == "sitemap/loc-invalid")
+        .filter(|issue| issue.rule() == "sitemap/loc-invalid")
         .collect();
     assert_eq!(loc_invalid.len(), 1_001);
     // The summary is a whole-document issue, so it sorts first.

@@ -115,7 +115,7 @@ fn text_sitemaps_are_one_url_per_line() {
     let places: Vec<_> = parsed.entries.iter().map(|e| (e.line, e.column)).collect();
     assert_eq!(places, [(1, 1), (2, 1), (4, 3), (5, 1)]);
     let issue = &parsed.summary.issues[0];
-    assert_eq!((issue.rule, issue.line), ("sitemap/loc-invalid", Some(5)));
+    assert_eq!((issue.rule(), issue.line), ("sitemap/loc-invalid", Some(5)));
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn rss_items_and_atom_entries_are_entries() {
     // RSS dates are RFC 822; a W3C date in <pubDate> is reported.
     let issue = &rss.summary.issues[0];
     assert_eq!(
-        (issue.rule, issue.line),
+        (issue.rule(), issue.line),
         ("sitemap/lastmod-invalid", Some(13))
     );
     assert!(issue.message.contains("RFC 822"));
@@ -144,7 +144,10 @@ fn rss_items_and_atom_entries_are_entries() {
     assert_eq!(locs(&atom.entries), ["https://example.com/posts/1"]);
     assert_eq!(atom.entries[0].line, 9);
     let issue = &atom.summary.issues[0];
-    assert_eq!((issue.rule, issue.line), ("sitemap/loc-invalid", Some(12)));
+    assert_eq!(
+        (issue.rule(), issue.line),
+        ("sitemap/loc-invalid", Some(12))
+    );
 }
 
 #[test]
@@ -185,7 +188,12 @@ fn namespaces_are_resolved_however_they_are_declared() {
     );
     // Out of the <url> that declared it, `img:` is unbound: ignored and reported once.
     assert!(parsed.entries[1].images.is_empty());
-    let issues: Vec<_> = parsed.summary.issues.iter().map(|i| i.rule).collect();
+    let issues: Vec<_> = parsed
+        .summary
+        .issues
+        .iter()
+        .map(crawlgate_sitemap::Issue::rule)
+        .collect();
     assert_eq!(issues, ["sitemap/bad-root-or-namespace"]);
 }
 
@@ -205,7 +213,7 @@ fn entities_character_references_and_line_endings() {
     assert_eq!(locs(&parsed.entries), ["https://example.com/?a=1&b=23<"]);
     assert_eq!(parsed.entries[0].line, 3);
     // `<` decoded from &lt; must be URL-escaped.
-    assert_eq!(parsed.summary.issues[0].rule, "sitemap/loc-invalid");
+    assert_eq!(parsed.summary.issues[0].rule(), "sitemap/loc-invalid");
 }
 
 #[test]
@@ -226,7 +234,7 @@ fn non_utf8_and_utf16_are_not_sitemaps() {
     let latin1 = b"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://example.com/caf\xe9</loc></url></urlset>";
     let parsed = sitemap::parse_bytes(latin1, &options());
     let issue = &parsed.summary.issues[0];
-    assert_eq!(issue.rule, "sitemap/not-xml");
+    assert_eq!(issue.rule(), "sitemap/not-xml");
     assert!(issue.message.contains("UTF-8"));
     let utf16: Vec<u8> = "\u{feff}<urlset/>"
         .encode_utf16()

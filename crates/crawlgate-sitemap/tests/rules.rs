@@ -37,7 +37,7 @@ fn positions(summary: &SitemapSummary, rule: &str) -> Vec<(Option<u32>, Option<u
     summary
         .issues
         .iter()
-        .filter(|issue| issue.rule == rule)
+        .filter(|issue| issue.rule() == rule)
         .map(|issue| (issue.line, issue.column))
         .collect()
 }
@@ -46,7 +46,7 @@ fn with_rule<'a>(summary: &'a SitemapSummary, rule: &str) -> Vec<&'a Issue> {
     summary
         .issues
         .iter()
-        .filter(|issue| issue.rule == rule)
+        .filter(|issue| issue.rule() == rule)
         .collect()
 }
 

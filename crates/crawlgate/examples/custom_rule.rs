@@ -5,8 +5,8 @@
 #![allow(clippy::print_stdout)]
 
 use crawlgate::crawl::{CannedResponse, CrawlConfig, OfflineSite};
-use crawlgate::rule::{Findings, Report};
-use crawlgate::{Evidence, Rule, RuleMeta, Site, declare_rule};
+use crawlgate::rule::{Findings, Occurrence};
+use crawlgate::{Evidence, Rule, Site, declare_rule};
 
 declare_rule! {
     /// ## What it does
@@ -28,21 +28,16 @@ declare_rule! {
 }
 
 impl Rule for UppercasePath {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in site.fetched() {
             if resource.url.path().chars().any(|c| c.is_ascii_uppercase()) {
                 out.report(
-                    Report::new(resource.url.as_str(), "the path has uppercase letters").evidence(
-                        Evidence::Response {
+                    Occurrence::new(resource.url.as_str(), "the path has uppercase letters")
+                        .evidence(Evidence::Response {
                             url: resource.url.to_string(),
                             status: Some(page.status),
                             detail: format!("answered {}", page.status),
-                        },
-                    ),
+                        }),
                 );
             }
         }

@@ -2,7 +2,7 @@
 
 use crate::config::{ConfigError, RuleConfig};
 use crawlgate_core::crawl::{Bounds, CrawlConfig, CrawlError, CrawlEvent, Scope};
-use crawlgate_core::rule::{Findings, Rule};
+use crawlgate_core::rule::{Declared, Findings, Rule};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::{Finding, RuleMeta, Site};
 use crawlgate_crawl::{HttpOptions, StopHandle};
@@ -175,11 +175,13 @@ fn placeholder_start() -> Url {
 #[derive(Debug)]
 struct BuiltIn(&'static dyn Rule);
 
-impl Rule for BuiltIn {
+impl Declared for BuiltIn {
     fn meta(&self) -> &'static RuleMeta {
         self.0.meta()
     }
+}
 
+impl Rule for BuiltIn {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         self.0.check(site, out);
     }

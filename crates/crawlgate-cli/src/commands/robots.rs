@@ -17,8 +17,7 @@ use crawlgate_core::robots::{
     AgentRules, Directive, GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query,
     product_token_of_header,
 };
-use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
-use crawlgate_core::site::{FailureKind, RobotsEffect, RobotsFile};
+use crawlgate_core::site::{RobotsEffect, RobotsFile};
 use crawlgate_crawl::{HttpOptions, fetch_robots};
 use serde::Serialize;
 use std::io::{BufRead, BufWriter, Read, Write};
@@ -279,20 +278,8 @@ fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<E
 /// `robots lint` when the fetch gave no robots.txt to parse: the outcome is the one issue, under
 /// the rule the catalogue gives it.
 fn lint_fetch_outcome(robots: &RobotsFile, args: &LintArgs) -> anyhow::Result<ExitCode> {
-    let redirects_exhausted = robots.hops.len() > ROBOTS_MAX_REDIRECTS
-        || matches!(
-            robots.outcome,
-            Err((FailureKind::TooManyRedirects | FailureKind::RedirectLoop, _))
-        );
-    let (severity, rule) = if redirects_exhausted {
-        (Severity::Error, "robots/redirect-too-long")
-    } else {
-        match (robots.effect, robots.status()) {
-            (RobotsEffect::DisallowAll, _) => (Severity::Critical, "robots/unreachable"),
-            (_, Some(401 | 403)) => (Severity::Warning, "robots/auth-or-forbidden"),
-            _ => (Severity::Notice, "robots/missing"),
-        }
-    };
+    let rule_meta = crawlgate_rules::robots::fetch_outcome_rule(robots);
+    let (severity, rule) = (rule_meta.default_severity, rule_meta.id);
     let name = robots.url.as_str();
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -490,7 +477,7 @@ fn lint_body(name: &str, body: &[u8], args: &LintArgs) -> anyhow::Result<ExitCod
                 line: issue.line,
                 column: issue.column,
                 severity: issue.severity,
-                rule: issue.rule,
+                rule: issue.rule(),
                 message: &issue.message,
             };
             serde_json::to_writer(&mut out, &record)?;
@@ -502,7 +489,9 @@ fn lint_body(name: &str, body: &[u8], args: &LintArgs) -> anyhow::Result<ExitCod
             writeln!(
                 out,
                 "{at}: {}[{}]: {}",
-                issue.severity, issue.rule, issue.message
+                issue.severity,
+                issue.rule(),
+                issue.message
             )?;
         }
     }

@@ -9,8 +9,9 @@ use crate::commands::net;
 use crate::commands::sitemap_fetch;
 use crate::exit;
 use anyhow::Context;
+use crawlgate_core::Severity;
+use crawlgate_core::sitemap::Issue;
 use crawlgate_core::sitemap::{self, Entry, SitemapKind, SitemapOptions, SitemapSummary};
-use crawlgate_core::{Issue, Severity};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -264,7 +265,9 @@ pub(crate) fn issue_line(name: &str, issue: &Issue) -> String {
     };
     format!(
         "{location}: {}[{}]: {}",
-        issue.severity, issue.rule, issue.message
+        issue.severity,
+        issue.rule(),
+        issue.message
     )
 }
 

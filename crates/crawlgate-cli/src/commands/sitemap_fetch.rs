@@ -4,8 +4,8 @@
 use crate::commands::net;
 use crate::commands::sitemap::{FailOn, Output, check, issue_line};
 use crate::exit;
+use crawlgate_core::sitemap::{Code, Issue};
 use crawlgate_core::sitemap::{SitemapKind, SitemapOptions};
-use crawlgate_core::{Issue, Severity};
 use crawlgate_crawl::{
     HttpOptions, SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_sitemaps,
 };
@@ -158,22 +158,22 @@ fn visit_skipped(
             return Ok(None);
         }
         SitemapSkip::Cycle { repeats } => Issue {
-            rule: "sitemap/cycle",
-            severity: Severity::Error,
+            code: Code::Cycle,
+            severity: Code::Cycle.default_severity(),
             line: None,
             column: None,
             message: format!("{url}{named_in} leads back to {repeats}; not read again"),
         },
         SitemapSkip::DepthBound(depth) => Issue {
-            rule: "sitemap/limits-exceeded",
-            severity: Severity::Warning,
+            code: Code::LimitsExceeded,
+            severity: Code::LimitsExceeded.default_severity(),
             line: None,
             column: None,
             message: format!("not read: nested deeper than {depth} index levels{named_in}"),
         },
         SitemapSkip::CountBound(count) => Issue {
-            rule: "sitemap/limits-exceeded",
-            severity: Severity::Warning,
+            code: Code::LimitsExceeded,
+            severity: Code::LimitsExceeded.default_severity(),
             line: None,
             column: None,
             message: format!("not read: {count} sitemaps were read already{named_in}"),
@@ -185,8 +185,8 @@ fn visit_skipped(
 
 fn fetch_error(message: String) -> Issue {
     Issue {
-        rule: "sitemap/fetch-error",
-        severity: Severity::Error,
+        code: Code::FetchError,
+        severity: Code::FetchError.default_severity(),
         line: None,
         column: None,
         message,

@@ -22,7 +22,7 @@ pub use verdict::{UrlVerdict, VerdictCache, origin_of, path_and_query, robots_ur
 
 use crate::finding::RedirectHop;
 use crate::http::HeaderLine;
-use crate::issue::Issue;
+use crate::robots::Issue;
 use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;

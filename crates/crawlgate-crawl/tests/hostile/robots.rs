@@ -49,7 +49,7 @@ fn impatient() -> HttpOptions {
 fn lint_rules(site: &Site, file: &RobotsFile) -> Vec<&'static str> {
     site.robots_lint(&file.origin)
         .iter()
-        .map(|issue| issue.rule)
+        .map(crawlgate_core::Issue::rule)
         .collect()
 }
 

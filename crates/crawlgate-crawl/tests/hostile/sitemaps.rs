@@ -65,7 +65,7 @@ fn sitemap<'a>(site: &'a Site, url: &Url) -> &'a SitemapFile {
 
 fn issue_rules(file: &SitemapFile) -> Vec<&'static str> {
     file.summary()
-        .map(|s| s.issues.iter().map(|i| i.rule).collect())
+        .map(|s| s.issues.iter().map(crawlgate_core::Issue::rule).collect())
         .unwrap_or_default()
 }
 

@@ -1,6 +1,6 @@
 //! Rules about the body as a whole: BOM, encoding, size, HTML served instead, no sitemap.
 
-use super::{LintOptions, issue, listing, rule_ids};
+use super::{Code, LintOptions, issue, listing};
 use crate::{GOOGLE_MAX_ROBOTS_BYTES, LineFacts, LineKind, RobotsTxt};
 use crate::{Issue, Severity};
 
@@ -16,7 +16,7 @@ pub(super) fn check(
 ) {
     if body.starts_with(&[0xEF, 0xBB, 0xBF]) {
         issues.push(issue(
-            rule_ids::BOM,
+            Code::Bom,
             Severity::Notice,
             Some(1),
             "the file starts with a UTF-8 byte order mark; Google skips it, but some parsers then \
@@ -33,7 +33,7 @@ pub(super) fn check(
             .filter(|line| matches!(line.kind, LineKind::Allow | LineKind::Disallow))
             .count();
         issues.push(issue(
-            rule_ids::SERVED_AS_HTML,
+            Code::ServedAsHtml,
             Severity::Warning,
             Some(1),
             format!(
@@ -45,7 +45,7 @@ pub(super) fn check(
     }
     if robots.sitemaps().is_empty() {
         issues.push(issue(
-            rule_ids::NO_SITEMAP_FIELD,
+            Code::NoSitemapField,
             Severity::Notice,
             None,
             "no `Sitemap:` line; crawlers find the sitemaps only if they are submitted elsewhere \
@@ -98,7 +98,7 @@ fn not_utf8(robots: &RobotsTxt, body: &[u8], issues: &mut Vec<Issue>) {
     };
     if let Some(encoding) = utf16 {
         issues.push(issue(
-            rule_ids::NOT_UTF8,
+            Code::NotUtf8,
             Severity::Warning,
             Some(1),
             format!(
@@ -127,7 +127,7 @@ fn not_utf8(robots: &RobotsTxt, body: &[u8], issues: &mut Vec<Issue>) {
         })
         .count();
     issues.push(issue(
-        rule_ids::NOT_UTF8,
+        Code::NotUtf8,
         Severity::Warning,
         first,
         format!(
@@ -195,5 +195,5 @@ fn oversize(robots: &RobotsTxt, body: &[u8], options: &LintOptions, issues: &mut
             ),
         )
     };
-    issues.push(issue(rule_ids::OVERSIZE, severity, cut_line, message));
+    issues.push(issue(Code::Oversize, severity, cut_line, message));
 }

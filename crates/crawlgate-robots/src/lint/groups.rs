@@ -1,7 +1,7 @@
 //! Rules about groups and what they mean for crawlers: empty rules, disallow-all, a specific group
 //! shadowing `*`, duplicate groups, sensitive paths.
 
-use super::{LintOptions, issue, listing, quote, rule_ids};
+use super::{Code, LintOptions, issue, listing, quote};
 use crate::sensitive::{self, SensitiveMatch};
 use crate::{Directive, GroupAgent, LineKind, RobotsTxt, Rule};
 use crate::{Issue, Severity};
@@ -28,7 +28,7 @@ fn empty_rules(robots: &RobotsTxt, issues: &mut Vec<Issue>) {
         }
         for rule in group.rules.iter().filter(|rule| rule.pattern.is_empty()) {
             issues.push(issue(
-                rule_ids::EMPTY_RULE,
+                Code::EmptyRule,
                 Severity::Notice,
                 Some(rule.line),
                 format!(
@@ -58,7 +58,7 @@ fn disallow_all(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<Issu
             format!(" ({} among them)", falls_back.join(", "))
         };
         issues.push(issue(
-            rule_ids::DISALLOW_ALL,
+            Code::DisallowAll,
             Severity::Critical,
             Some(rule.line),
             format!(
@@ -79,7 +79,7 @@ fn disallow_all(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<Issu
             .filter(|rule| rule.directive == Directive::Disallow)
         {
             issues.push(issue(
-                rule_ids::DISALLOW_ALL,
+                Code::DisallowAll,
                 Severity::Critical,
                 Some(rule.line),
                 format!(
@@ -163,7 +163,7 @@ fn shadowed_global(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<I
             continue;
         }
         issues.push(issue(
-            rule_ids::GROUP_SHADOWS_GLOBAL,
+            Code::GroupShadowsGlobal,
             Severity::Warning,
             Some(*first_line),
             format!(
@@ -208,7 +208,7 @@ fn duplicate_groups(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<
             })
             .collect();
         issues.push(issue(
-            rule_ids::DUPLICATE_GROUPS,
+            Code::DuplicateGroups,
             Severity::Notice,
             Some(second),
             format!(
@@ -260,7 +260,7 @@ fn sensitive_issue(line: u32, pattern: &str, found: SensitiveMatch) -> Issue {
     let pattern = quote(pattern);
     match found.cms_default {
         Some(cms) => issue(
-            rule_ids::SENSITIVE_PATH_DISCLOSED,
+            Code::SensitivePathDisclosed,
             Severity::Notice,
             Some(line),
             format!(
@@ -269,7 +269,7 @@ fn sensitive_issue(line: u32, pattern: &str, found: SensitiveMatch) -> Issue {
             ),
         ),
         None => issue(
-            rule_ids::SENSITIVE_PATH_DISCLOSED,
+            Code::SensitivePathDisclosed,
             Severity::Warning,
             Some(line),
             format!(

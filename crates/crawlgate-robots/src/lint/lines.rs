@@ -1,6 +1,6 @@
 //! Rules about single lines, from the facts the parser recorded.
 
-use super::{issue, quote, rule_ids};
+use super::{Code, issue, quote};
 use crate::{GOOGLE_MAX_LINE_BYTES, KeyMatch, LineFacts, LineKind, RobotsTxt};
 use crate::{Issue, Severity};
 
@@ -13,7 +13,7 @@ pub(super) fn check(robots: &RobotsTxt, body: &[u8], html: bool, issues: &mut Ve
         if facts.too_long {
             let length = raw_line(body, facts.offset).len();
             push(
-                rule_ids::LINE_TOO_LONG,
+                Code::LineTooLong,
                 Severity::Notice,
                 format!(
                     "the line is {length} bytes; Google reads only its first \
@@ -24,7 +24,7 @@ pub(super) fn check(robots: &RobotsTxt, body: &[u8], html: bool, issues: &mut Ve
         match facts.kind {
             // An HTML page would flood the report; `served-as-html` says it once.
             LineKind::Unparseable if !html => push(
-                rule_ids::LINE_UNPARSEABLE,
+                Code::LineUnparseable,
                 Severity::Warning,
                 format!(
                     "`{}` is neither `field: value` nor a two-word line; Google ignores it",
@@ -35,7 +35,7 @@ pub(super) fn check(robots: &RobotsTxt, body: &[u8], html: bool, issues: &mut Ve
                 ),
             ),
             LineKind::Unknown if !html => push(
-                rule_ids::UNSUPPORTED_FIELD,
+                Code::UnsupportedField,
                 Severity::Notice,
                 format!(
                     "`{}` is not a field Google reads (only user-agent, allow, disallow and \
@@ -48,13 +48,13 @@ pub(super) fn check(robots: &RobotsTxt, body: &[u8], html: bool, issues: &mut Ve
                 push(rule, severity, message);
             }
             LineKind::UserAgent if value.is_empty() => push(
-                rule_ids::EMPTY_USER_AGENT,
+                Code::EmptyUserAgent,
                 Severity::Warning,
                 "`User-agent:` has no value; the group it opens names no crawler".to_owned(),
             ),
             LineKind::Allow | LineKind::Disallow => rule_line(facts, value, &mut push),
             LineKind::Sitemap if !is_sitemap_url(value) => push(
-                rule_ids::SITEMAP_URL_INVALID,
+                Code::SitemapUrlInvalid,
                 Severity::Error,
                 format!(
                     "`{}` is not an absolute http(s) or ftp URL; a sitemap must be given by its \
@@ -65,16 +65,16 @@ pub(super) fn check(robots: &RobotsTxt, body: &[u8], html: bool, issues: &mut Ve
             _ => {}
         }
         if let Some(message) = tolerated_key(facts, key) {
-            push(rule_ids::TYPO_FIELD, Severity::Warning, message);
+            push(Code::TypoField, Severity::Warning, message);
         }
     }
 }
 
-fn unsupported(key: &str, value: &str) -> (&'static str, Severity, String) {
+fn unsupported(key: &str, value: &str) -> (Code, Severity, String) {
     let lower = key.to_ascii_lowercase();
     if lower == "noindex" {
         return (
-            rule_ids::NOINDEX_FIELD,
+            Code::NoindexField,
             Severity::Warning,
             format!(
                 "`{}: {}`: Google stopped supporting noindex in robots.txt on 2019-09-01; these \
@@ -92,7 +92,7 @@ fn unsupported(key: &str, value: &str) -> (&'static str, Severity, String) {
         _ => "",
     };
     (
-        rule_ids::UNSUPPORTED_FIELD,
+        Code::UnsupportedField,
         Severity::Notice,
         format!(
             "`{}` is not supported by Google and is ignored{note}",
@@ -101,11 +101,7 @@ fn unsupported(key: &str, value: &str) -> (&'static str, Severity, String) {
     )
 }
 
-fn rule_line(
-    facts: &LineFacts,
-    value: &str,
-    push: &mut impl FnMut(&'static str, Severity, String),
-) {
+fn rule_line(facts: &LineFacts, value: &str, push: &mut impl FnMut(Code, Severity, String)) {
     let directive = if facts.kind == LineKind::Allow {
         "Allow"
     } else {
@@ -113,7 +109,7 @@ fn rule_line(
     };
     if facts.outside_group {
         push(
-            rule_ids::RULE_OUTSIDE_GROUP,
+            Code::RuleOutsideGroup,
             Severity::Warning,
             format!(
                 "`{directive}: {}` comes before any `User-agent:` line, so it belongs to no group \
@@ -127,7 +123,7 @@ fn rule_line(
     }
     if !value.starts_with(['/', '*']) {
         push(
-            rule_ids::PATTERN_NOT_ROOTED,
+            Code::PatternNotRooted,
             Severity::Warning,
             format!(
                 "`{directive}: {}` does not start with `/` or `*`; Google still matches it from \
@@ -143,7 +139,7 @@ fn rule_line(
         .is_some_and(|(_, head)| head.contains(&b'$'))
     {
         push(
-            rule_ids::DOLLAR_NOT_LAST,
+            Code::DollarNotLast,
             Severity::Warning,
             format!(
                 "`{directive}: {}` has a `$` before its end; only a final `$` anchors the end of \

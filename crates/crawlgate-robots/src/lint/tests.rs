@@ -14,7 +14,7 @@ fn fired(body: &[u8], rule: &str) -> Vec<(Option<u32>, Severity, String)> {
     let robots = RobotsTxt::parse_fetched(body);
     lint(&robots, body, &LintOptions::default())
         .into_iter()
-        .filter(|issue| issue.rule == rule)
+        .filter(|issue| issue.rule() == rule)
         .map(|issue| (issue.line, issue.severity, issue.message))
         .collect()
 }
@@ -239,9 +239,17 @@ fn served_as_html_sniffs_markup_and_silences_per_line_noise() {
     let page = b"<!DOCTYPE html>\n<html><head><title>Not found</title></head>\n<body>oops: page</body></html>";
     let robots = RobotsTxt::parse(page);
     let issues = lint(&robots, page, &LintOptions::default());
-    assert!(issues.iter().any(|i| i.rule == rule_ids::SERVED_AS_HTML));
-    assert!(!issues.iter().any(|i| i.rule == rule_ids::LINE_UNPARSEABLE));
-    assert!(!issues.iter().any(|i| i.rule == rule_ids::UNSUPPORTED_FIELD));
+    assert!(issues.iter().any(|i| i.rule() == rule_ids::SERVED_AS_HTML));
+    assert!(
+        !issues
+            .iter()
+            .any(|i| i.rule() == rule_ids::LINE_UNPARSEABLE)
+    );
+    assert!(
+        !issues
+            .iter()
+            .any(|i| i.rule() == rule_ids::UNSUPPORTED_FIELD)
+    );
     assert_eq!(
         lines_of("User-agent: *\nDisallow: /<html>", rule_ids::SERVED_AS_HTML),
         vec![]
@@ -353,10 +361,10 @@ fn profiles_are_configurable() {
     assert!(
         issues
             .iter()
-            .any(|i| i.rule == rule_ids::DISALLOW_ALL && i.line == Some(2))
+            .any(|i| i.rule() == rule_ids::DISALLOW_ALL && i.line == Some(2))
     );
     let default = lint(&robots, body.as_bytes(), &LintOptions::default());
-    assert!(!default.iter().any(|i| i.rule == rule_ids::DISALLOW_ALL));
+    assert!(!default.iter().any(|i| i.rule() == rule_ids::DISALLOW_ALL));
 }
 
 #[test]
@@ -365,14 +373,14 @@ fn issues_are_sorted_and_every_rule_id_is_known() {
         b"Disallow: /a\nUser-agent: *\nDissalow: /\nCrawl-delay: 4\nNoindex: /x\nfoo bar baz";
     let robots = RobotsTxt::parse(body);
     let issues = lint(&robots, body, &LintOptions::default());
-    let keys: Vec<_> = issues.iter().map(|i| (i.line, i.rule)).collect();
+    let keys: Vec<_> = issues.iter().map(|i| (i.line, i.rule())).collect();
     let mut sorted = keys.clone();
     sorted.sort();
     assert_eq!(keys, sorted);
-    assert!(issues.iter().all(|i| rule_ids::ALL.contains(&i.rule)));
+    assert!(issues.iter().all(|i| rule_ids::ALL.contains(&i.rule())));
     assert!(
         !issues
             .iter()
-            .any(|i| i.severity > Severity::Warning && i.rule == rule_ids::TYPO_FIELD)
+            .any(|i| i.severity > Severity::Warning && i.rule() == rule_ids::TYPO_FIELD)
     );
 }

@@ -1,6 +1,6 @@
 use crate::support::{canonical_evidence, head_break_evidence, head_break_words, ok_pages};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::LinkSource;
 use crawlgate_core::{Evidence, Site};
 
@@ -43,10 +43,6 @@ declare_rule! {
 }
 
 impl Rule for AfterInvalidHeadElement {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let Some(head_break) = &page.signals.head_break else {
@@ -77,7 +73,7 @@ impl Rule for AfterInvalidHeadElement {
                 ignored.push(format!("{} hreflang link(s)", alternates.len()));
             }
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "{} is not allowed in <head> and ends it early: Google ignores the {} after it",

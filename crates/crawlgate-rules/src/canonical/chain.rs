@@ -2,7 +2,7 @@ use super::targets::{first_elsewhere, targets};
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::same_document;
 
 declare_rule! {
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for Chain {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for (canonical, target_url) in targets(&resource.url, &page.signals) {
@@ -54,7 +50,7 @@ impl Rule for Chain {
                     continue; // canonical/loop
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "the canonical `{target_url}` names `{third}` as its own canonical (a chain: this page → `{target_url}` → `{third}`); point this page's canonical at the final URL"

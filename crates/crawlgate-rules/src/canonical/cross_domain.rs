@@ -2,7 +2,7 @@ use super::targets::targets;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for CrossDomain {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let url = &resource.url;
@@ -48,7 +44,7 @@ impl Rule for CrossDomain {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         url.as_str(),
                         format!(
                             "the canonical `{target}` is on another host, `{target_host}`: right for syndicated content, a mistake otherwise"

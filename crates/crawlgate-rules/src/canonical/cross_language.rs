@@ -1,7 +1,7 @@
 use super::targets::targets;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::{Hreflang, LinkSource};
 use crawlgate_core::site::normalized_for_compare;
 use crawlgate_core::{Evidence, Site};
@@ -62,10 +62,6 @@ fn hreflang_evidence(page: &Url, alternate: &Hreflang) -> Evidence {
 }
 
 impl Rule for CrossLanguage {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             // Normalised once: a page may list hundreds of alternates.
@@ -95,7 +91,7 @@ impl Rule for CrossLanguage {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "this page is the `{}` version in its hreflang set, but names the `{}` version `{target}` as canonical",

@@ -1,7 +1,7 @@
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -30,10 +30,6 @@ declare_rule! {
 }
 
 impl Rule for Fragment {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for canonical in page.signals.effective_canonicals() {
@@ -42,7 +38,7 @@ impl Rule for Fragment {
                     continue;
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "the canonical `{}` contains the fragment `#{fragment}`; Google says not to use a fragment in a canonical",

@@ -2,7 +2,7 @@ use super::targets::targets;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for HttpsToHttp {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let url = &resource.url;
@@ -47,7 +43,7 @@ impl Rule for HttpsToHttp {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         url.as_str(),
                         format!(
                             "this HTTPS page names the HTTP URL `{target}` as canonical, asking Google to index the insecure version"

@@ -1,7 +1,7 @@
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -31,10 +31,6 @@ declare_rule! {
 }
 
 impl Rule for IgnoredAttributes {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for canonical in &page.signals.canonicals {
@@ -53,7 +49,7 @@ impl Rule for IgnoredAttributes {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "the canonical link to `{}` carries {}, so Google does not use it for canonicalization",

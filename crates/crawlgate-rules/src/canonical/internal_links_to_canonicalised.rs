@@ -2,7 +2,7 @@ use super::targets::first_elsewhere;
 use crate::support::{canonical_evidence, link_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -31,10 +31,6 @@ declare_rule! {
 }
 
 impl Rule for InternalLinksToCanonicalised {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let links = &resource.inbound_links;
@@ -45,7 +41,7 @@ impl Rule for InternalLinksToCanonicalised {
                 continue;
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "{} followed internal link(s) point here, but this page names `{target}` as canonical; link to the canonical URL instead",

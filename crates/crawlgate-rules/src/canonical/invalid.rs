@@ -2,7 +2,7 @@ use super::targets::declared;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for Invalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for canonical in declared(&page.signals) {
@@ -53,7 +49,7 @@ impl Rule for Invalid {
                     Some(_) => continue,
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!("{problem}: Google ignores it, and the page has no canonical"),
                     )

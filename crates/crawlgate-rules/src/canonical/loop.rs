@@ -1,7 +1,7 @@
 use super::targets::first_elsewhere;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::same_document;
 use crawlgate_core::{Evidence, Site};
 use url::Url;
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for Loop {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let mut path: Vec<&Url> = vec![&resource.url];
@@ -80,7 +76,7 @@ impl Rule for Loop {
                 .map(|url| format!("`{url}`"))
                 .collect();
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "the canonicals form a loop ({}): no page of it is the main version",

@@ -1,6 +1,6 @@
 use crate::support::{ok_pages, profiles, response_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::{Evidence, Site};
 
 declare_rule! {
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for Missing {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             if !page.signals.is_html || !page.signals.canonicals.is_empty() {
@@ -47,7 +43,7 @@ impl Rule for Missing {
                 continue;
             }
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     "no canonical is declared: Google chooses one itself; a self-referencing canonical is recommended",
                 )

@@ -2,7 +2,7 @@ use super::targets::{distinct_targets, listed};
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::{Canonical, LinkSource};
 
 /// Canonical declarations quoted as evidence of one finding.
@@ -39,10 +39,6 @@ declare_rule! {
 }
 
 impl Rule for MultipleConflicting {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let effective = page.signals.effective_canonicals();
@@ -54,7 +50,7 @@ impl Rule for MultipleConflicting {
             }
             let targets = distinct_targets(&effective);
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "{} canonicals name {} different URLs ({}): Google is likely to ignore them all",

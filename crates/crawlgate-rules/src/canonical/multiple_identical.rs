@@ -2,7 +2,7 @@ use super::targets::distinct_targets;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::LinkSource;
 
 /// Canonical declarations quoted as evidence of one finding.
@@ -46,10 +46,6 @@ fn times(n: usize) -> String {
 }
 
 impl Rule for MultipleIdentical {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let effective = page.signals.effective_canonicals();
@@ -71,7 +67,7 @@ impl Rule for MultipleIdentical {
                 (h, l) => format!("{} in <head> and {} in a Link header", times(h), times(l)),
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "the canonical `{target}` is declared {places}; one declaration is enough"

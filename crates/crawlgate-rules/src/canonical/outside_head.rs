@@ -1,7 +1,7 @@
 use crate::support::{canonical_evidence, head_break_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::LinkSource;
 
 declare_rule! {
@@ -32,17 +32,13 @@ declare_rule! {
 }
 
 impl Rule for OutsideHead {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for canonical in &page.signals.canonicals {
                 if !matches!(canonical.source, LinkSource::Html { in_head: false, .. }) {
                     continue;
                 }
-                let mut report = Report::new(
+                let mut report = Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "the canonical link to `{}` is in <body>, where Google ignores it",

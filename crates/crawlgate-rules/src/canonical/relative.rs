@@ -2,7 +2,7 @@ use super::targets::declared;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use url::Url;
 
 declare_rule! {
@@ -46,10 +46,6 @@ fn relative_kind(href: &str) -> Option<&'static str> {
 }
 
 impl Rule for Relative {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for canonical in declared(&page.signals) {
@@ -60,7 +56,7 @@ impl Rule for Relative {
                     continue;
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "the canonical `{}` is {kind} (here it resolves to `{resolved}`): supported, but Google recommends absolute URLs",

@@ -2,7 +2,7 @@ use super::targets::targets;
 use crate::support::{canonical_evidence, ok_pages, profiles, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for TargetBlocked {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in ok_pages(site) {
@@ -47,7 +43,7 @@ impl Rule for TargetBlocked {
                         continue;
                     }
                     out.report(
-                        Report::new(
+                        Occurrence::new(
                             resource.url.as_str(),
                             format!(
                                 "the canonical `{target_url}` is disallowed for {} by robots.txt, so Google cannot crawl the URL this page names as its main version",

@@ -4,7 +4,7 @@ use crate::support::{
 };
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -35,10 +35,6 @@ declare_rule! {
 }
 
 impl Rule for TargetNoindex {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in ok_pages(site) {
@@ -68,7 +64,7 @@ impl Rule for TargetNoindex {
                     } else {
                         String::new()
                     };
-                    let mut report = Report::new(
+                    let mut report = Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "the canonical `{target_url}`{what} is noindex for {}: the page points at a URL that asks not to be indexed",

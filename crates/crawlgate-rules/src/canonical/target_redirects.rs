@@ -2,7 +2,7 @@ use super::targets::targets;
 use crate::support::{canonical_evidence, ok_pages, response_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::ResourceState;
 
 declare_rule! {
@@ -35,10 +35,6 @@ declare_rule! {
 }
 
 impl Rule for TargetRedirects {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for (canonical, target_url) in targets(&resource.url, &page.signals) {
@@ -57,7 +53,7 @@ impl Rule for TargetRedirects {
                 let end =
                     final_status.map_or_else(String::new, |status| format!(" (answers {status})"));
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "the canonical `{target_url}` redirects ({}) to `{final_url}`{end}; point the canonical at the final URL",

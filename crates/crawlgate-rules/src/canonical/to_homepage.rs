@@ -2,7 +2,7 @@ use super::targets::targets;
 use crate::support::{canonical_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use url::Url;
 
 declare_rule! {
@@ -42,10 +42,6 @@ fn is_home_alias(url: &Url) -> bool {
 }
 
 impl Rule for ToHomepage {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let url = &resource.url;
@@ -57,7 +53,7 @@ impl Rule for ToHomepage {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         url.as_str(),
                         format!(
                             "this inner page names the home page `{target}` as its canonical; Google will either drop the page or ignore the canonical"

@@ -3,7 +3,7 @@ use crate::support::profiles;
 use crate::support::{MAX_SOURCES_QUOTED, directives_evidence_up_to};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::{Directive, RobotsRule};
 
 declare_rule! {
@@ -65,10 +65,6 @@ fn occurs(
 }
 
 impl Rule for BotOverrideIneffective {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {
@@ -96,7 +92,7 @@ impl Rule for BotOverrideIneffective {
                     })
                     .collect();
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "{} cannot lift {}: Google sums the negative rules, so {} still gets the generic restriction",

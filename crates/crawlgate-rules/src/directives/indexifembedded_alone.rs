@@ -3,7 +3,7 @@ use crate::support::directives_evidence;
 use crate::support::profiles;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for IndexifembeddedAlone {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {
@@ -45,7 +41,7 @@ impl Rule for IndexifembeddedAlone {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "{} without a noindex for {} has no effect",

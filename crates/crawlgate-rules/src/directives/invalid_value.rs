@@ -2,7 +2,7 @@ use super::read::{by_token, rules_read_by_any_profile, sources_words};
 use crate::support::{directives_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::{Directive, RobotsRule};
 
 declare_rule! {
@@ -46,10 +46,6 @@ fn expected_value(name: &str) -> &'static str {
 }
 
 impl Rule for InvalidValue {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let read = rules_read_by_any_profile(site, page);
@@ -62,7 +58,7 @@ impl Rule for InvalidValue {
                     continue;
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "`{}` in {}: `{name}` takes {}, so Google ignores the rule",

@@ -3,7 +3,7 @@ use crate::support::profiles;
 use crate::support::{MAX_SOURCES_QUOTED, directives_evidence_up_to};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::{Directive, Directives, RobotsRule};
 
 declare_rule! {
@@ -101,10 +101,6 @@ fn contradictions<'a>(
 }
 
 impl Rule for MetaHeaderConflict {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {
@@ -115,7 +111,7 @@ impl Rule for MetaHeaderConflict {
                         continue;
                     }
                     out.report(
-                        Report::new(
+                        Occurrence::new(
                             resource.url.as_str(),
                             format!(
                                 "conflicting rules for {}: {} against {}; the most restrictive applies, so {}",

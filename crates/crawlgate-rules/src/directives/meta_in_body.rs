@@ -1,6 +1,6 @@
 use crate::support::{head_break_evidence, ok_pages};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::{Evidence, Site};
 
 declare_rule! {
@@ -34,17 +34,13 @@ declare_rule! {
 }
 
 impl Rule for MetaInBody {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for meta in page.signals.meta_robots.iter().filter(|meta| !meta.in_head) {
                 let line = meta
                     .line
                     .map_or_else(String::new, |line| format!(" (line {line})"));
-                let mut report = Report::new(
+                let mut report = Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "the `{}` meta tag{line} is in <body>: Google honours it, crawlers following the REP extension draft only read <head>",

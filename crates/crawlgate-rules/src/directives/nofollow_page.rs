@@ -2,7 +2,7 @@ use super::read::{readable_pages, rules_words};
 use crate::support::directives_evidence;
 use crate::support::profiles;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::{Severity, Site};
 
 /// From this many internal links on the page, a page-level nofollow is a warning: the page is
@@ -39,10 +39,6 @@ declare_rule! {
 }
 
 impl Rule for NofollowPage {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {
@@ -55,7 +51,7 @@ impl Rule for NofollowPage {
                     continue;
                 }
                 let links = page.internal_outlinks;
-                let mut report = Report::new(
+                let mut report = Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "{} follows none of the {links} internal link(s) on this page: {}",

@@ -3,7 +3,7 @@ use crate::support::directives_evidence;
 use crate::support::profiles;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for Nosnippet {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {
@@ -46,7 +42,7 @@ impl Rule for Nosnippet {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "{} may index this page but shows no snippet for it, and won't use its content for AI Overviews: {}",

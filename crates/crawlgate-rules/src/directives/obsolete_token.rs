@@ -2,7 +2,7 @@ use super::read::{by_token, rules_read_by_any_profile, sources_words};
 use crate::support::{directives_evidence, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::{Directive, RobotsRule};
 
 declare_rule! {
@@ -43,10 +43,6 @@ fn why_unused(name: &str) -> &'static str {
 }
 
 impl Rule for ObsoleteToken {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let read = rules_read_by_any_profile(site, page);
@@ -59,7 +55,7 @@ impl Rule for ObsoleteToken {
                     continue;
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "`{}` in {} has no effect in Google: {}",

@@ -3,7 +3,7 @@ use crate::support::profiles;
 use crate::support::{MAX_SOURCES_QUOTED, directives_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::{Directive, DirectiveSource, RobotsRule};
 
 declare_rule! {
@@ -57,10 +57,6 @@ fn is_meta(rule: &Directive) -> bool {
 }
 
 impl Rule for RedundantSources {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {
@@ -94,7 +90,7 @@ impl Rule for RedundantSources {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "for {}: {}; a later edit may remove one and leave the other",

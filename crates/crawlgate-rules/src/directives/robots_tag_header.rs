@@ -1,7 +1,7 @@
 use super::read::MAX_QUOTED_VALUE;
 use crate::support::{MAX_SOURCES_QUOTED, ok_pages, shortened};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::{Evidence, Site};
 
 declare_rule! {
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for RobotsTagHeader {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let draft: Vec<_> = page
@@ -58,7 +54,7 @@ impl Rule for RobotsTagHeader {
                 "no X-Robots-Tag is sent, so Google may not apply these rules"
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "the draft `Robots-Tag: {}` header is sent; {advice}",

@@ -2,7 +2,7 @@ use super::read::{readable_pages, source_words};
 use crate::support::{directive_evidence, profiles};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -30,10 +30,6 @@ declare_rule! {
 }
 
 impl Rule for UnavailableAfterScheduled {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {
@@ -42,7 +38,7 @@ impl Rule for UnavailableAfterScheduled {
                     continue;
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "`{}` in {}: from {}, {} will treat the page as noindex",

@@ -1,7 +1,7 @@
 use super::read::{by_token, rules_read_by_any_profile, sources_words};
 use crate::support::{directives_evidence, ok_pages};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::RobotsRule;
 use crawlgate_core::{Severity, Site};
 
@@ -61,10 +61,6 @@ fn meant_rule(token: &str) -> Option<&'static str> {
 }
 
 impl Rule for UnknownToken {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let read = rules_read_by_any_profile(site, page);
@@ -75,14 +71,14 @@ impl Rule for UnknownToken {
                 let token = &first.token;
                 let sources = sources_words(&places);
                 let report = match meant_rule(token) {
-                    Some(meant) => Report::new(
+                    Some(meant) => Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "`{token}` in {sources} is not a robots rule and is ignored; did you mean `{meant}`?"
                         ),
                     )
                     .severity(Severity::Warning),
-                    None => Report::new(
+                    None => Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "`{token}` in {sources} is not a robots rule Google documents, so it is ignored"

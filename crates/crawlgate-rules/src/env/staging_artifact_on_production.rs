@@ -4,7 +4,7 @@ use crate::support::{
 };
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::Directive;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::LinkSource;
 use crawlgate_core::site::{Environment, HostPattern, RobotsEffect};
 use crawlgate_core::{Evidence, Site};
@@ -61,10 +61,6 @@ const MAX_ENTRIES_QUOTED: usize = 10;
 const MAX_ALTERNATES_QUOTED: usize = 10;
 
 impl Rule for StagingArtifactOnProduction {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         if site.environment.environment != Some(Environment::Production) {
             return;
@@ -99,7 +95,7 @@ fn disallow_all(site: &Site, out: &mut Findings<'_>) {
             continue;
         };
         out.report(
-            Report::new(
+            Occurrence::new(
                 file.url.as_str(),
                 format!(
                     "the production robots.txt disallows the whole site for {} (line {}: \
@@ -160,7 +156,7 @@ fn site_wide_noindex(site: &Site, out: &mut Findings<'_>) {
             "nearly every page"
         };
         out.report(
-            Report::new(
+            Occurrence::new(
                 site.start_url.as_str(),
                 format!(
                     "{where_} of the production site is noindex for {} ({noindex} of {} \
@@ -201,7 +197,7 @@ fn canonicals(site: &Site, out: &mut Findings<'_>) {
                 continue;
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "the canonical `{target}` is on a non-production host (matches \
@@ -243,7 +239,7 @@ fn hreflang(site: &Site, out: &mut Findings<'_>) {
             continue;
         };
         out.report(
-            Report::new(
+            Occurrence::new(
                 resource.url.as_str(),
                 format!(
                     "{} on a non-production host (matches `{pattern}`)",
@@ -287,7 +283,7 @@ fn sitemap_entries(site: &Site, out: &mut Findings<'_>) {
             continue;
         };
         out.report(
-            Report::new(
+            Occurrence::new(
                 sitemap.url.as_str(),
                 format!(
                     "the sitemap lists {} on a non-production host (matches `{pattern}`)",
@@ -319,7 +315,7 @@ fn robots_sitemap_lines(site: &Site, out: &mut Findings<'_>) {
             continue;
         };
         out.report(
-            Report::new(
+            Occurrence::new(
                 file.url.as_str(),
                 format!(
                     "line {}: robots.txt names a sitemap on a non-production host (matches \

@@ -1,7 +1,7 @@
 use super::home::{home, html_pages};
 use crate::support::{profiles, response_evidence, verdict_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::Environment;
 use crawlgate_core::{Evidence, Site};
 
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for StagingExposed {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         if site.environment.environment != Some(Environment::Staging) {
             return;
@@ -60,7 +56,7 @@ impl Rule for StagingExposed {
                 .filter(|(resource, _)| site.indexability(resource, index).is_indexable())
                 .count();
             out.report(
-                Report::new(
+                Occurrence::new(
                     home.url.as_str(),
                     format!(
                         "this staging site answers {} without authentication and {} may crawl and \

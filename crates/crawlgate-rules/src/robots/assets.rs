@@ -3,7 +3,7 @@
 
 use crate::support::{count, profiles, verdict_evidence};
 use crawlgate_core::Evidence;
-use crawlgate_core::rule::{Findings, Report};
+use crawlgate_core::rule::{Findings, Occurrence};
 use crawlgate_core::signals::AssetKind;
 use crawlgate_core::site::{Reference, ReferenceKind, Resource, ResourceKind, Site, UrlVerdict};
 
@@ -85,7 +85,7 @@ pub(crate) fn report_blocked_assets(
 
 /// The finding for a disallowed asset that indexable pages use; `None` when no indexable page among
 /// the recorded references uses it.
-pub(crate) fn blocked_asset_report(site: &Site, blocked: &BlockedAsset<'_>) -> Option<Report> {
+pub(crate) fn blocked_asset_report(site: &Site, blocked: &BlockedAsset<'_>) -> Option<Occurrence> {
     let users = indexable_users(site, blocked.asset, blocked.kind, blocked.profile_index);
     let first = users.first()?;
     let why = match &blocked.verdict.decided_by {
@@ -114,7 +114,7 @@ pub(crate) fn blocked_asset_report(site: &Site, blocked: &BlockedAsset<'_>) -> O
         blocked.consequence
     );
     Some(
-        Report::new(blocked.asset.url.as_str(), message)
+        Occurrence::new(blocked.asset.url.as_str(), message)
             .evidence(blocked.verdict_evidence.clone())
             .evidence_all(users.iter().map(|reference| Evidence::AssetRef {
                 page: reference.from.to_string(),

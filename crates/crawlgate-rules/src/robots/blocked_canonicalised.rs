@@ -1,7 +1,7 @@
 use crate::support::{canonical_evidence, profiles, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::same_document;
 
 declare_rule! {
@@ -35,10 +35,6 @@ declare_rule! {
 }
 
 impl Rule for BlockedCanonicalised {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in site.fetched() {
@@ -55,7 +51,7 @@ impl Rule for BlockedCanonicalised {
                         .is_some_and(|r| same_document(r, &target))
                 });
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "disallowed for {} but declares {target} canonical; Google cannot \

@@ -1,7 +1,7 @@
 use crate::robots::assets::report_blocked_assets;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::signals::AssetKind;
 
 declare_rule! {
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for BlockedCss {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_blocked_assets(
             site,

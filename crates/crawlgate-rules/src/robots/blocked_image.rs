@@ -2,7 +2,7 @@ use crate::robots::assets::{BlockedAsset, blocked_asset_report, used_as};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::AgentRules;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::signals::{AssetKind, Profile};
 use crawlgate_core::site::{RobotsEffect, UrlVerdict, path_and_query};
 use std::collections::BTreeMap;
@@ -46,10 +46,6 @@ declare_rule! {
 }
 
 impl Rule for BlockedImage {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let Some((index, reporting)) = reporting_profile(site) else {
             return;

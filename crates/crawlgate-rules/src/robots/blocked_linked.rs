@@ -1,7 +1,7 @@
 use crate::support::{link_evidence, profiles, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::ResourceKind;
 
 declare_rule! {
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for BlockedLinked {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
@@ -47,7 +43,7 @@ impl Rule for BlockedLinked {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "disallowed for {} but linked {} time(s) from crawled pages with followed links",

@@ -1,7 +1,7 @@
 use crate::support::{directive_evidence, profiles, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for BlockedNoindex {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in site.fetched() {
@@ -49,7 +45,7 @@ impl Rule for BlockedNoindex {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "robots.txt disallows this URL for {}, so the noindex it carries is never read; the URL can still be indexed from links, without content",

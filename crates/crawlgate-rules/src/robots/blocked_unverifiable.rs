@@ -3,7 +3,7 @@ use crate::support::{
 };
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{NotFetchedReason, ResourceKind, ResourceState};
 
 declare_rule! {
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for BlockedUnverifiable {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
@@ -67,7 +63,7 @@ impl Rule for BlockedUnverifiable {
                     _ => format!("linked {times} and listed in {entries}"),
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "disallowed for {} and not fetched (--obey-robots), so whether it \

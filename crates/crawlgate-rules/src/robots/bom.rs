@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -24,17 +24,12 @@ declare_rule! {
     /// Save the file as UTF-8 *without* BOM (most editors offer "UTF-8" next to "UTF-8 with BOM"),
     /// or make the first line a comment so no rule depends on it.
     pub struct Bom {
-        id: "robots/bom",
-        severity: Notice,
+        code: crawlgate_core::robots::lint::Code::Bom,
         summary: "robots.txt starts with a byte order mark, which some parsers misread",
     }
 }
 
 impl Rule for Bom {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

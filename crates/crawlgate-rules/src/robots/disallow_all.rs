@@ -2,7 +2,7 @@ use crate::robots::files::{audited_files, line_evidence, lint_issues, lint_repor
 use crate::support::{profiles, verdict_evidence};
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::Directive;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::site::{RobotsEffect, RobotsFile, UrlVerdict, path_and_query};
 use crawlgate_core::{Severity, Site};
@@ -30,17 +30,12 @@ declare_rule! {
     /// must not be crawled), and make sure the staging configuration cannot reach production again.
     /// To keep a private site out of search, use authentication instead.
     pub struct DisallowAll {
-        id: "robots/disallow-all",
-        severity: Critical,
+        code: crawlgate_core::robots::lint::Code::DisallowAll,
         summary: "robots.txt disallows the whole site (or the start URL) for an audited crawler",
     }
 }
 
 impl Rule for DisallowAll {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             if file.effect != RobotsEffect::Rules {
@@ -87,7 +82,7 @@ impl Rule for DisallowAll {
                     continue;
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         file.url.as_str(),
                         format!(
                             "line {}: the start URL {start} is disallowed for {} by `Disallow: {}`: \

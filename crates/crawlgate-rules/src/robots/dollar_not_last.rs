@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -22,17 +22,12 @@ declare_rule! {
     /// Put `$` only at the end (`Disallow: /*.php$`), or use one rule per intent (`/*.php$` and
     /// `/*.php?`).
     pub struct DollarNotLast {
-        id: "robots/dollar-not-last",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::DollarNotLast,
         summary: "A `$` in the middle of a robots.txt pattern is matched literally",
     }
 }
 
 impl Rule for DollarNotLast {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -25,17 +25,12 @@ declare_rule! {
     /// ## How to fix
     /// Merge the groups into one block per crawler.
     pub struct DuplicateGroups {
-        id: "robots/duplicate-groups",
-        severity: Notice,
+        code: crawlgate_core::robots::lint::Code::DuplicateGroups,
         summary: "Several robots.txt groups name the same crawler",
     }
 }
 
 impl Rule for DuplicateGroups {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

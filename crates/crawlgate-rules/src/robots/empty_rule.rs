@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// ## How to fix
     /// Delete the empty line, or give it the path it was meant to have.
     pub struct EmptyRule {
-        id: "robots/empty-rule",
-        severity: Notice,
+        code: crawlgate_core::robots::lint::Code::EmptyRule,
         summary: "An Allow/Disallow without a path sits in a group with real rules",
     }
 }
 
 impl Rule for EmptyRule {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -21,17 +21,12 @@ declare_rule! {
     /// ## How to fix
     /// Name the crawler the rules are for (`User-agent: *` for every crawler), or remove the group.
     pub struct EmptyUserAgent {
-        id: "robots/empty-user-agent",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::EmptyUserAgent,
         summary: "A `User-agent:` line has no value",
     }
 }
 
 impl Rule for EmptyUserAgent {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

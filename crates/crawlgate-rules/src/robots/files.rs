@@ -1,9 +1,10 @@
 //! What the robots.txt file rules share: which robots.txt files the audit is about, their lines
 //! quoted as evidence, and the `robots lint` issues each lint rule reports.
 
-use crawlgate_core::rule::{Findings, Report};
+use crawlgate_core::Evidence;
+use crawlgate_core::robots::Issue;
+use crawlgate_core::rule::{Findings, Occurrence};
 use crawlgate_core::site::{RobotsFile, Site, origin_of};
-use crawlgate_core::{Evidence, Issue};
 use std::collections::BTreeSet;
 
 /// A quoted line is cut after this many characters (an over-long line or a minified HTML page would
@@ -92,12 +93,12 @@ pub(crate) fn lint_issues<'a>(
 ) -> impl Iterator<Item = &'a Issue> {
     site.robots_lint(&file.origin)
         .iter()
-        .filter(move |issue| issue.rule == rule_id)
+        .filter(move |issue| issue.rule() == rule_id)
 }
 
 /// The finding for one lint issue: about the robots.txt URL, at the issue's severity, with the line
 /// as written as evidence (the fetch outcome for whole-file issues).
-pub(crate) fn lint_report(file: &RobotsFile, issue: &Issue) -> Report {
+pub(crate) fn lint_report(file: &RobotsFile, issue: &Issue) -> Occurrence {
     let evidence = match issue.line {
         Some(line) => line_evidence(file, line),
         None => file.fetch_evidence(),
@@ -107,7 +108,7 @@ pub(crate) fn lint_report(file: &RobotsFile, issue: &Issue) -> Report {
 
 /// [`lint_report`] with other evidence for the line (e.g. the verdict, which quotes the line and
 /// names its group), so the line is not quoted twice.
-pub(crate) fn lint_report_with(file: &RobotsFile, issue: &Issue, evidence: Evidence) -> Report {
+pub(crate) fn lint_report_with(file: &RobotsFile, issue: &Issue, evidence: Evidence) -> Occurrence {
     let message = match issue.line {
         // Lead with the line, unless the message already names it.
         Some(line) if !issue.message.contains(&format!("line {line}:")) => {
@@ -115,7 +116,7 @@ pub(crate) fn lint_report_with(file: &RobotsFile, issue: &Issue, evidence: Evide
         }
         _ => issue.message.clone(),
     };
-    Report::new(file.url.as_str(), message)
+    Occurrence::new(file.url.as_str(), message)
         .severity(issue.severity)
         .evidence(evidence)
 }

@@ -2,7 +2,7 @@ use crate::robots::files::{audited_files, lint_issues, lint_report};
 use crate::support::profiles;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::site::RobotsEffect;
 
 declare_rule! {
@@ -32,17 +32,12 @@ declare_rule! {
     /// Repeat in the crawler's own group every `*` rule that should also apply to it (the finding
     /// lists them), or remove the specific group if the `*` group is enough.
     pub struct GroupShadowsGlobal {
-        id: "robots/group-shadows-global",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::GroupShadowsGlobal,
         summary: "A crawler's own group makes it ignore the Disallow rules of the `*` group",
     }
 }
 
 impl Rule for GroupShadowsGlobal {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             if file.effect != RobotsEffect::Rules {

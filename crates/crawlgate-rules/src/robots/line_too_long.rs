@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -21,17 +21,12 @@ declare_rule! {
     /// ## How to fix
     /// Break the line up: one rule per line, and use `*` wildcards instead of long literal paths.
     pub struct LineTooLong {
-        id: "robots/line-too-long",
-        severity: Notice,
+        code: crawlgate_core::robots::lint::Code::LineTooLong,
         summary: "A robots.txt line is longer than Google reads",
     }
 }
 
 impl Rule for LineTooLong {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

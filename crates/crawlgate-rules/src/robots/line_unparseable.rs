@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -24,17 +24,12 @@ declare_rule! {
     /// Write one rule per line, as `Field: value` with a colon: `Disallow: /private` and `Disallow:
     /// /tmp`. Start explanations with `#`.
     pub struct LineUnparseable {
-        id: "robots/line-unparseable",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::LineUnparseable,
         summary: "A robots.txt line is not `field: value`, so Google ignores it",
     }
 }
 
 impl Rule for LineUnparseable {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

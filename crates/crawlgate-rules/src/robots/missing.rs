@@ -2,7 +2,7 @@ use crate::robots::files::audited_files;
 use crate::robots::redirects::redirect_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::RobotsEffect;
 use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
 
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for Missing {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             let Some(status) = file.status() else {
@@ -51,7 +47,7 @@ impl Rule for Missing {
                 continue;
             }
             out.report(
-                Report::new(
+                Occurrence::new(
                     file.url.as_str(),
                     format!(
                         "{} answered {status}: there is no robots.txt, so Google may crawl every \

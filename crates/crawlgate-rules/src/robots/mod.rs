@@ -3,6 +3,10 @@
 //! The file rules look at the robots.txt of the audited site's origins (`files::audited_files`);
 //! the line rules wrap `robots lint`, run once per file ([`crawlgate_core::Site::robots_lint`]).
 
+use crawlgate_core::RuleMeta;
+use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
+use crawlgate_core::site::{FailureKind, RobotsEffect, RobotsFile};
+
 mod assets;
 pub(crate) mod files;
 mod known_paths;
@@ -79,6 +83,26 @@ pub use typo_field::TypoField;
 pub use ua_divergence::UaDivergence;
 pub use unreachable::Unreachable;
 pub use unsupported_field::UnsupportedField;
+
+/// The rule that names a robots.txt fetch which gave no rules to read (`robots lint` on a URL
+/// that answered no 2xx): past Google's redirect limit `robots/redirect-too-long`; every URL
+/// disallowed (5xx, 429, no response) `robots/unreachable`; 401 or 403
+/// `robots/auth-or-forbidden`; any other answer `robots/missing`.
+pub fn fetch_outcome_rule(file: &RobotsFile) -> &'static RuleMeta {
+    let redirects_exhausted = file.hops.len() > ROBOTS_MAX_REDIRECTS
+        || matches!(
+            file.outcome,
+            Err((FailureKind::TooManyRedirects | FailureKind::RedirectLoop, _))
+        );
+    if redirects_exhausted {
+        return &RedirectTooLong::META;
+    }
+    match (file.effect, file.status()) {
+        (RobotsEffect::DisallowAll, _) => &Unreachable::META,
+        (_, Some(401 | 403)) => &AuthOrForbidden::META,
+        _ => &Missing::META,
+    }
+}
 
 #[cfg(test)]
 mod tests {

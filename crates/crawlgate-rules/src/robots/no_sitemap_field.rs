@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -22,17 +22,12 @@ declare_rule! {
     /// Add a line with the full URL of each sitemap or sitemap index: `Sitemap:
     /// https://www.example.com/sitemap.xml`. It may go anywhere in the file.
     pub struct NoSitemapField {
-        id: "robots/no-sitemap-field",
-        severity: Notice,
+        code: crawlgate_core::robots::lint::Code::NoSitemapField,
         summary: "robots.txt names no sitemap",
     }
 }
 
 impl Rule for NoSitemapField {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

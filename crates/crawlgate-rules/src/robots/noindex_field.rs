@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// an `X-Robots-Tag: noindex` header for PDFs and other files). Make sure those URLs are *not*
     /// disallowed, or Google will never see the noindex.
     pub struct NoindexField {
-        id: "robots/noindex-field",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::NoindexField,
         summary: "A `Noindex:` line in robots.txt, which Google no longer supports",
     }
 }
 
 impl Rule for NoindexField {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -24,17 +24,12 @@ declare_rule! {
     /// Save robots.txt as UTF-8 (without a byte order mark), or write non-ASCII paths
     /// percent-encoded as they appear in your URLs (`Disallow: /caf%C3%A9/`).
     pub struct NotUtf8 {
-        id: "robots/not-utf8",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::NotUtf8,
         summary: "robots.txt is not valid UTF-8, so rules with other bytes may never match",
     }
 }
 
 impl Rule for NotUtf8 {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -1,6 +1,6 @@
 use crate::robots::files::{audited_files, lint_issues, lint_report};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::{Evidence, Site};
 
 declare_rule! {
@@ -24,17 +24,12 @@ declare_rule! {
     /// instead of one line per search URL, `*` and `$` wildcards), drop comments and rules for
     /// pages that no longer exist, and move the important rules to the top.
     pub struct Oversize {
-        id: "robots/oversize",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::Oversize,
         summary: "robots.txt is larger than the 500 KiB Google reads",
     }
 }
 
 impl Rule for Oversize {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             let cut_short = file.outcome.as_ref().ok().filter(|r| r.body_truncated);

@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -24,17 +24,12 @@ declare_rule! {
     /// Start the pattern with `/` (`Disallow: /private/`), or with `*` if it should match anywhere
     /// in the path (`Disallow: /*.pdf$`).
     pub struct PatternNotRooted {
-        id: "robots/pattern-not-rooted",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::PatternNotRooted,
         summary: "An Allow/Disallow pattern does not start with `/` or `*`",
     }
 }
 
 impl Rule for PatternNotRooted {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -2,7 +2,7 @@ use crate::robots::files::audited_files;
 use crate::robots::redirects::redirect_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
 
 declare_rule! {
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for RedirectCrossOrigin {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             let Ok(received) = &file.outcome else {
@@ -49,7 +45,7 @@ impl Rule for RedirectCrossOrigin {
                 continue;
             }
             out.report(
-                Report::new(
+                Occurrence::new(
                     file.url.as_str(),
                     format!(
                         "{} redirects to {} (answered {}); Google applies what it finds there to {}",

@@ -1,6 +1,6 @@
 use crate::support::{link_evidence, listing_evidence, profiles, verdict_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{ReferenceKind, Resource, ResourceKind, ResourceState};
 use crawlgate_core::{Evidence, Site};
 use url::Url;
@@ -36,10 +36,6 @@ declare_rule! {
 }
 
 impl Rule for RedirectToBlocked {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
@@ -74,7 +70,7 @@ impl Rule for RedirectToBlocked {
                     "redirects through"
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "{place} {blocked}, which robots.txt disallows for {}; Google stops \

@@ -2,7 +2,7 @@ use crate::robots::files::audited_files;
 use crate::robots::redirects::{chain_end, redirect_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::FailureKind;
 use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
 
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for RedirectTooLong {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             let problem = match &file.outcome {
@@ -57,7 +53,7 @@ impl Rule for RedirectTooLong {
                 _ => continue,
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     file.url.as_str(),
                     format!(
                         "{} {problem}; Google follows {ROBOTS_MAX_REDIRECTS} hops, then treats \

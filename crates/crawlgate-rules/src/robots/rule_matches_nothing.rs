@@ -4,7 +4,7 @@ use crate::support::profiles;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::Rule as RobotsRule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::RobotsEffect;
 use std::collections::BTreeMap;
 
@@ -46,10 +46,6 @@ declare_rule! {
 }
 
 impl Rule for RuleMatchesNothing {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         // A partial crawl proves nothing about what a rule matches.
         if site.stats.is_partial() {
@@ -84,7 +80,7 @@ impl Rule for RuleMatchesNothing {
                     None => break,
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         file.url.as_str(),
                         format!(
                             "line {line}: `{}: {}` (obeyed by {}) matches none of the {} URLs of \

@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// Move the rule below the `User-agent` line of the crawlers it is for (usually `User-agent:
     /// *`).
     pub struct RuleOutsideGroup {
-        id: "robots/rule-outside-group",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::RuleOutsideGroup,
         summary: "An Allow/Disallow line comes before any User-agent line, so it is ignored",
     }
 }
 
 impl Rule for RuleOutsideGroup {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

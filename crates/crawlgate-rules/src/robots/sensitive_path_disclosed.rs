@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -28,17 +28,12 @@ declare_rule! {
     /// line: a protected URL needs no Disallow. If it must stay, disallow a broader, less telling
     /// prefix.
     pub struct SensitivePathDisclosed {
-        id: "robots/sensitive-path-disclosed",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::SensitivePathDisclosed,
         summary: "robots.txt publishes the path of an admin, backup or internal area",
     }
 }
 
 impl Rule for SensitivePathDisclosed {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

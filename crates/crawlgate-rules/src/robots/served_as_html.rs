@@ -1,7 +1,7 @@
 use crate::robots::files::{audited_files, line_evidence, lint_issues, lint_report};
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::LineKind;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{RobotsEffect, RobotsFile};
 use crawlgate_core::{Evidence, Site};
 
@@ -28,17 +28,12 @@ declare_rule! {
     /// Serve a real robots.txt file at `/robots.txt` (`Content-Type: text/plain`), ahead of the
     /// application's catch-all route. If you want no rules, make the URL answer `404`.
     pub struct ServedAsHtml {
-        id: "robots/served-as-html",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::ServedAsHtml,
         summary: "robots.txt answers with an HTML page, so in effect the site has no rules",
     }
 }
 
 impl Rule for ServedAsHtml {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             if file.effect != RobotsEffect::Rules {
@@ -55,7 +50,7 @@ impl Rule for ServedAsHtml {
             }
             let Some(header) = header else { continue };
             out.report(
-                Report::new(
+                Occurrence::new(
                     file.url.as_str(),
                     format!(
                         "{} is served as HTML and holds no line Google reads as a robots.txt \

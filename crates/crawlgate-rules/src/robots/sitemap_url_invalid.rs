@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -20,17 +20,12 @@ declare_rule! {
     /// ## How to fix
     /// Write the full URL: `Sitemap: https://www.example.com/sitemap_index.xml`.
     pub struct SitemapUrlInvalid {
-        id: "robots/sitemap-url-invalid",
-        severity: Error,
+        code: crawlgate_core::robots::lint::Code::SitemapUrlInvalid,
         summary: "A `Sitemap:` line is not an absolute http(s) or ftp URL",
     }
 }
 
 impl Rule for SitemapUrlInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -25,17 +25,12 @@ declare_rule! {
     /// Write the field as the standard spells it, with a colon: `User-agent:`, `Allow:`,
     /// `Disallow:`, `Sitemap:`.
     pub struct TypoField {
-        id: "robots/typo-field",
-        severity: Warning,
+        code: crawlgate_core::robots::lint::Code::TypoField,
         summary: "A robots.txt field is read only thanks to Google's typo tolerance",
     }
 }
 
 impl Rule for TypoField {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -1,7 +1,7 @@
 use crate::support::verdict_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{NotFetchedReason, ResourceKind, ResourceState};
 
 declare_rule! {
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for UaDivergence {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         if site.profiles.len() < 2 {
             return;
@@ -70,7 +66,7 @@ impl Rule for UaDivergence {
                     .join(", ")
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "disallowed for {} but allowed for {}",

@@ -2,7 +2,7 @@ use crate::robots::files::audited_files;
 use crate::robots::redirects::redirect_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{FailureKind, RobotsEffect};
 
 declare_rule! {
@@ -39,10 +39,6 @@ declare_rule! {
 }
 
 impl Rule for Unreachable {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
             if file.effect != RobotsEffect::DisallowAll {
@@ -57,7 +53,7 @@ impl Rule for Unreachable {
                 }
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     file.url.as_str(),
                     format!(
                         "{} {what}: Google treats this as a server error and stops crawling the \

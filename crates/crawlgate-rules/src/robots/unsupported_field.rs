@@ -1,7 +1,7 @@
 use crate::robots::files::report_lint;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -27,17 +27,12 @@ declare_rule! {
     /// 429 under overload (temporarily) instead. If the field is a misspelling of a rule, correct
     /// it.
     pub struct UnsupportedField {
-        id: "robots/unsupported-field",
-        severity: Notice,
+        code: crawlgate_core::robots::lint::Code::UnsupportedField,
         summary: "A robots.txt field Google does not support (crawl-delay, host, …) is ignored",
     }
 }
 
 impl Rule for UnsupportedField {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_lint(site, Self::META.id, out);
     }

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -27,17 +27,12 @@ declare_rule! {
     /// the same namespace for an index), and declare every prefix you use (`image:`, `video:`,
     /// `news:`, `xhtml:`). Most generators have a setting or template for this line.
     pub struct BadRootOrNamespace {
-        id: "sitemap/bad-root-or-namespace",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::BadRootOrNamespace,
         summary: "The sitemap's root element or namespace is not the sitemaps.org one",
     }
 }
 
 impl Rule for BadRootOrNamespace {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Document, out);
     }

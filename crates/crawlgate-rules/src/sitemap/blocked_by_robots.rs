@@ -2,7 +2,7 @@ use super::evidence::sources_evidence;
 use crate::support::{profiles, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -31,10 +31,6 @@ declare_rule! {
 }
 
 impl Rule for BlockedByRobots {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for sitemap in &site.sitemaps {
@@ -42,7 +38,7 @@ impl Rule for BlockedByRobots {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         sitemap.url.as_str(),
                         format!(
                             "robots.txt disallows this sitemap for {}, so it will not be fetched \

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// Remove both elements (most generators have a setting for this). Spend the effort on an
     /// accurate `<lastmod>` instead, which Google does use.
     pub struct ChangefreqPriority {
-        id: "sitemap/changefreq-priority",
-        severity: Notice,
+        code: crawlgate_core::sitemap::Code::ChangefreqPriority,
         summary: "A sitemap uses changefreq or priority, which Google ignores",
     }
 }
 
 impl Rule for ChangefreqPriority {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,

@@ -1,6 +1,6 @@
 use super::document::{Anchor, issues};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::site::{RobotsEffect, SitemapFile, SitemapState};
 use crawlgate_core::{Evidence, Site};
 use url::Url;
@@ -29,17 +29,12 @@ declare_rule! {
     /// sitemap lists. Check that `http://` and `https://`, and `www.` and the bare domain, are
     /// not mixed by mistake.
     pub struct CrossHostUrl {
-        id: "sitemap/cross-host-url",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::CrossHostUrl,
         summary: "A sitemap lists a URL on another host without proof that one owner controls both",
     }
 }
 
 impl Rule for CrossHostUrl {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for found in issues(site, Self::META.id, Anchor::Loc) {
             let url = found

@@ -1,7 +1,7 @@
 use super::evidence::{sitemap_fetch_evidence, source_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{SitemapCycle, SitemapSource, SitemapState};
 
 declare_rule! {
@@ -26,17 +26,12 @@ declare_rule! {
     /// Remove the entry (or `Sitemap:` line) quoted in the evidence, or point it at the child
     /// sitemap it was meant to name. An index lists only sitemaps of URLs, never indexes.
     pub struct Cycle {
-        id: "sitemap/cycle",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::Cycle,
         summary: "A sitemap reference leads back to itself or to an index above it",
     }
 }
 
 impl Rule for Cycle {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for cycle in &site.sitemap_cycles {
             let (subject, in_words) = match &cycle.source {
@@ -51,7 +46,7 @@ impl Rule for Cycle {
                 }
                 SitemapSource::Probe => (cycle.named.to_string(), "the probe".to_owned()),
             };
-            let mut report = Report::new(subject.as_str(), message(cycle, &subject, &in_words))
+            let mut report = Occurrence::new(subject.as_str(), message(cycle, &subject, &in_words))
                 .evidence(source_evidence(site, &cycle.named, &cycle.source));
             // Through a redirect: the chain that closes the loop.
             if let Some(sitemap) = site

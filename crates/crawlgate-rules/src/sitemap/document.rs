@@ -3,10 +3,10 @@
 //! issue on as a finding about the sitemap, with its position and, where the issue is about one
 //! entry, that entry as evidence. They never re-validate.
 
-use crawlgate_core::rule::{Findings, Report};
+use crawlgate_core::rule::{Findings, Occurrence};
 use crawlgate_core::site::{SitemapFile, SitemapState};
-use crawlgate_core::sitemap::Entry;
-use crawlgate_core::{Evidence, Issue, Site};
+use crawlgate_core::sitemap::{Entry, Issue};
+use crawlgate_core::{Evidence, Site};
 
 /// Whether an entry can be the one an issue at `line` is about: it has the element at fault.
 pub(super) type Fits = fn(&Entry, u32) -> bool;
@@ -36,12 +36,12 @@ pub(super) struct DocumentIssue<'a> {
 impl DocumentIssue<'_> {
     /// The finding as the parser saw it: about the sitemap, with the issue's message (its line
     /// first) and severity, the position as primary evidence, then the entry.
-    pub(super) fn report(&self) -> Report {
+    pub(super) fn report(&self) -> Occurrence {
         let message = match self.issue.line {
             Some(line) => format!("line {line}: {}", self.issue.message),
             None => self.issue.message.clone(),
         };
-        let report = Report::new(self.sitemap.url.as_str(), message)
+        let report = Occurrence::new(self.sitemap.url.as_str(), message)
             .severity(self.issue.severity)
             .evidence(Evidence::SitemapPosition {
                 sitemap_url: self.sitemap.url.to_string(),
@@ -115,7 +115,7 @@ pub(super) fn issues<'a>(
         let issues = sitemap.summary().map_or(&[][..], |s| s.issues.as_slice());
         issues
             .iter()
-            .filter(move |issue| issue.rule == rule_id)
+            .filter(move |issue| issue.rule() == rule_id)
             .map(move |issue| DocumentIssue {
                 sitemap,
                 issue,
@@ -167,7 +167,7 @@ mod tests {
 
     fn issue(line: u32, column: u32) -> Issue {
         Issue {
-            rule: "sitemap/test",
+            code: crawlgate_core::sitemap::Code::LocInvalid,
             severity: Severity::Warning,
             line: Some(line),
             column: Some(column),

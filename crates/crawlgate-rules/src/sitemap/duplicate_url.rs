@@ -1,6 +1,6 @@
 use super::document::{Anchor, issues};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::sitemap::Entry;
 use crawlgate_core::{Site, site::SitemapFile};
 use std::collections::HashMap;
@@ -26,17 +26,12 @@ declare_rule! {
     /// Remove the repeats in the generator (deduplicate by URL before writing), keeping the
     /// entry with the right `lastmod`.
     pub struct DuplicateUrl {
-        id: "sitemap/duplicate-url",
-        severity: Notice,
+        code: crawlgate_core::sitemap::Code::DuplicateUrl,
         summary: "A sitemap lists the same URL more than once",
     }
 }
 
 impl Rule for DuplicateUrl {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         // The first entry of each URL, per sitemap, built only for sitemaps with repeats.
         let mut firsts: Option<(&SitemapFile, HashMap<&str, &Entry>)> = None;

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -24,17 +24,12 @@ declare_rule! {
     /// Check the generator's settings and logs and rebuild the file. If the sitemap is no longer
     /// needed, remove it and its `Sitemap:` line or index entry rather than serving it empty.
     pub struct Empty {
-        id: "sitemap/empty",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::Empty,
         summary: "A sitemap lists no URLs",
     }
 }
 
 impl Rule for Empty {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Document, out);
     }

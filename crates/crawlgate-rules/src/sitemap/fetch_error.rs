@@ -1,7 +1,7 @@
 use super::document::{Anchor, issues};
 use super::evidence::{error_status_words, sitemap_fetch_evidence, sources_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{SitemapFile, SitemapSource, SitemapState};
 use crawlgate_core::{Severity, Site};
 
@@ -30,17 +30,12 @@ declare_rule! {
     /// the old URL with the final one. For 403 or 5xx answers, check that the firewall, CDN or
     /// bot protection lets search engine crawlers fetch sitemaps.
     pub struct FetchError {
-        id: "sitemap/fetch-error",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::FetchError,
         summary: "A sitemap could not be fetched",
     }
 }
 
 impl Rule for FetchError {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for sitemap in &site.sitemaps {
             // A probe is a guess, not a reference: it is kept only when it found a sitemap.
@@ -51,7 +46,7 @@ impl Rule for FetchError {
                 continue;
             };
             out.report(
-                Report::new(sitemap.url.as_str(), message)
+                Occurrence::new(sitemap.url.as_str(), message)
                     .severity(severity)
                     .evidence_all(sitemap_fetch_evidence(sitemap))
                     .evidence_all(sources_evidence(site, sitemap)),

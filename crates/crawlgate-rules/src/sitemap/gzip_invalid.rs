@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -24,17 +24,12 @@ declare_rule! {
     /// server also sends `Content-Encoding: gzip` for a `.gz` file, make sure it does not compress
     /// the already-compressed file a second time.
     pub struct GzipInvalid {
-        id: "sitemap/gzip-invalid",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::GzipInvalid,
         summary: "A gzip-compressed sitemap is corrupt or cut short",
     }
 }
 
 impl Rule for GzipInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Document, out);
     }

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -28,17 +28,12 @@ declare_rule! {
     /// Give every `<url>` the full set of alternates, itself included, with absolute URLs and valid
     /// codes (`en-GB`, not `en-UK`), and make every alternate's own `<url>` list the same set.
     pub struct HreflangInvalid {
-        id: "sitemap/hreflang-invalid",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::HreflangInvalid,
         summary: "An hreflang alternate in a sitemap is invalid or not reciprocated",
     }
 }
 
 impl Rule for HreflangInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,

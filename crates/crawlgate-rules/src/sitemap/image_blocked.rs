@@ -1,7 +1,7 @@
 use super::evidence::MAX_QUOTED;
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::AgentRules;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::site::{RobotsEffect, UrlVerdict, path_and_query};
 use crawlgate_core::{Evidence, Site};
@@ -42,10 +42,6 @@ declare_rule! {
 }
 
 impl Rule for ImageBlocked {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let audits_google = site
             .profiles
@@ -108,7 +104,7 @@ impl Rule for ImageBlocked {
                 })
                 .collect();
             out.report(
-                Report::new(
+                Occurrence::new(
                     image.as_str(),
                     format!(
                         "listed as an image of {} but disallowed for Googlebot-Image, so it \

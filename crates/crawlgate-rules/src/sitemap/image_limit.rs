@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -21,17 +21,12 @@ declare_rule! {
     /// List at most 1,000 images per page, the ones that matter in image search. Split very large
     /// galleries into several pages.
     pub struct ImageLimit {
-        id: "sitemap/image-limit",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::ImageLimit,
         summary: "A sitemap entry lists more than 1,000 images",
     }
 }
 
 impl Rule for ImageLimit {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,

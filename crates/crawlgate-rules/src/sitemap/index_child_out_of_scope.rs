@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -22,17 +22,12 @@ declare_rule! {
     /// Host the child sitemaps next to the index (or in a subdirectory of it), or move the index up
     /// to a directory that contains all its children.
     pub struct IndexChildOutOfScope {
-        id: "sitemap/index-child-out-of-scope",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::IndexChildOutOfScope,
         summary: "A sitemap index lists a child sitemap on another site or outside its directory",
     }
 }
 
 impl Rule for IndexChildOutOfScope {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Loc, out);
     }

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// Set `lastmod` from the content's real modification time, in the right time zone; don't put
     /// publication schedules or expiry dates in it.
     pub struct LastmodFuture {
-        id: "sitemap/lastmod-future",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::LastmodFuture,
         summary: "A lastmod date is in the future",
     }
 }
 
 impl Rule for LastmodFuture {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// Output ISO 8601 / W3C Datetime: the date alone (`2026-03-01`) or the date, `T`, the time and
     /// a zone (`2026-03-01T14:30:00+00:00`).
     pub struct LastmodInvalid {
-        id: "sitemap/lastmod-invalid",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::LastmodInvalid,
         summary: "A lastmod date is not in W3C Datetime format",
     }
 }
 
 impl Rule for LastmodInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,

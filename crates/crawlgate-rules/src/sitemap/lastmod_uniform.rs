@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -22,17 +22,12 @@ declare_rule! {
     /// Fill `lastmod` from each page's own last significant change (the CMS's modified date), or
     /// leave it out; an absent `lastmod` is better than a wrong one.
     pub struct LastmodUniform {
-        id: "sitemap/lastmod-uniform",
-        severity: Notice,
+        code: crawlgate_core::sitemap::Code::LastmodUniform,
         summary: "Nearly every entry of a sitemap has the same lastmod",
     }
 }
 
 impl Rule for LastmodUniform {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Document, out);
     }

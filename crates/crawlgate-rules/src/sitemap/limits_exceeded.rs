@@ -1,7 +1,7 @@
 use super::document::{Anchor, issues};
 use super::evidence::{MAX_QUOTED, source_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{Bound, NotFetchedReason, SitemapFile, SitemapSource, SitemapState};
 use crawlgate_core::{Evidence, Site};
 use std::collections::BTreeMap;
@@ -30,17 +30,12 @@ declare_rule! {
     /// and run it again. Otherwise fix the tree the evidence points at (nested indexes, loops,
     /// duplicated sitemaps).
     pub struct LimitsExceeded {
-        id: "sitemap/limits-exceeded",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::LimitsExceeded,
         summary: "A sitemap safety bound of the audit was reached, so the sitemap checks are partial",
     }
 }
 
 impl Rule for LimitsExceeded {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let bounds: Vec<String> = site
             .stats
@@ -56,7 +51,7 @@ impl Rule for LimitsExceeded {
         };
         for (named_in, unread) in unread_by_referrer(site) {
             let count = unread.len();
-            let mut report = Report::new(
+            let mut report = Occurrence::new(
                 named_in.as_str(),
                 format!(
                     "{count} sitemap{} named here {} not read: {bound_words} was reached, so \
@@ -78,7 +73,7 @@ impl Rule for LimitsExceeded {
         for bound in &site.stats.bounds_hit {
             if let Bound::SitemapUrls(limit) = bound {
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         site.start_url.as_str(),
                         format!(
                             "the {bound} was reached: URLs listed after the first {limit} were \

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -24,17 +24,12 @@ declare_rule! {
     /// Write every URL in full, with scheme and host (`https://example.com/products/red%20shoes`),
     /// percent-encode spaces and other unsafe characters, and escape `&` as `&amp;` in the XML.
     pub struct LocInvalid {
-        id: "sitemap/loc-invalid",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::LocInvalid,
         summary: "A sitemap entry's URL is missing, relative, too long or not escaped",
     }
 }
 
 impl Rule for LocInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Loc, out);
     }

@@ -1,7 +1,7 @@
 use super::evidence::MAX_QUOTED;
 use crate::support::{link_evidence, profiles, response_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{Bound, ResourceKind, SitemapFile, SitemapState, origin_of};
 use crawlgate_core::sitemap::SitemapKind;
 use crawlgate_core::{Evidence, Site};
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for MissingIndexableUrl {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let url_sitemaps: Vec<&SitemapFile> = site
             .sitemaps
@@ -75,7 +71,7 @@ impl Rule for MissingIndexableUrl {
                 {
                     continue;
                 }
-                let mut report = Report::new(
+                let mut report = Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "indexable for {} but not listed in {in_sitemaps}",

@@ -1,5 +1,5 @@
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::SitemapSource;
 use crawlgate_core::{Evidence, Site};
 
@@ -30,10 +30,6 @@ declare_rule! {
 }
 
 impl Rule for NestedIndex {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for child in site.sitemaps.iter().filter(|sitemap| sitemap.is_index()) {
             let entries = child.entries().len();
@@ -42,7 +38,7 @@ impl Rule for NestedIndex {
                     continue;
                 };
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         index_url.as_str(),
                         format!(
                             "line {line}: lists {}, which is itself a sitemap index ({entries} \

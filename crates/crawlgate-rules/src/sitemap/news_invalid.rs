@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// Fill in the publication name (exactly as in Google News) and language, the article's
     /// publication date, and its title, for every article.
     pub struct NewsInvalid {
-        id: "sitemap/news-invalid",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::NewsInvalid,
         summary: "A news sitemap entry lacks required tags",
     }
 }
 
 impl Rule for NewsInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -22,17 +22,12 @@ declare_rule! {
     /// Make the generator drop articles older than two days (they stay in your regular sitemap), or
     /// fix the publication dates if they are wrong.
     pub struct NewsStale {
-        id: "sitemap/news-stale",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::NewsStale,
         summary: "A news sitemap lists articles older than two days",
     }
 }
 
 impl Rule for NewsStale {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,

@@ -1,7 +1,7 @@
 use super::evidence::MAX_QUOTED;
 use crate::robots::files::audited_files;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{RobotsEffect, SitemapSource, origin_of, robots_url_of};
 use crawlgate_core::{Evidence, Site};
 use url::Url;
@@ -58,7 +58,7 @@ fn check_other_origins(site: &Site, out: &mut Findings<'_>) {
             continue;
         }
         out.report(
-            Report::new(
+            Occurrence::new(
                 robots_url,
                 format!(
                     "no sitemap found for {}: {robots_url} names none and none was found on the \
@@ -72,10 +72,6 @@ fn check_other_origins(site: &Site, out: &mut Findings<'_>) {
 }
 
 impl Rule for NoneFound {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         check_other_origins(site, out);
         // Any sitemap met at all (even one that failed) was named somewhere: other rules speak.
@@ -84,7 +80,7 @@ impl Rule for NoneFound {
         }
         let robots_url = robots_url_of(&site.start_url);
         let robots = site.robots_for(&site.start_url);
-        let mut report = Report::new(
+        let mut report = Occurrence::new(
             robots_url.as_str(),
             format!(
                 "no sitemap found for {}: {robots_url} lists none that can be read and none was \

@@ -1,6 +1,6 @@
 use super::document::{Anchor, issues};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::site::SitemapState;
 use crawlgate_core::{Evidence, Site};
 
@@ -27,17 +27,12 @@ declare_rule! {
     /// `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`. Escape `&` in URLs as
     /// `&amp;`. Check the result with `crawlgate sitemap check <URL>`.
     pub struct NotXml {
-        id: "sitemap/not-xml",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::NotXml,
         summary: "The sitemap is not a document search engines can read as a sitemap",
     }
 }
 
 impl Rule for NotXml {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for found in issues(site, Self::META.id, Anchor::Document) {
             let mut report = found.report();

@@ -1,7 +1,7 @@
 use super::evidence::{first_sitemap, listings_evidence};
 use crate::support::{link_evidence, profiles};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::{Evidence, Severity, Site};
 
 declare_rule! {
@@ -35,10 +35,6 @@ declare_rule! {
 }
 
 impl Rule for OrphanUrl {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let partial = site.stats.is_partial();
         let crawled = site.stats.pages_fetched;
@@ -63,7 +59,7 @@ impl Rule for OrphanUrl {
                 if partial {
                     message.push_str("; the crawl was cut short, so a link may have been missed");
                 }
-                let mut report = Report::new(resource.url.as_str(), message)
+                let mut report = Occurrence::new(resource.url.as_str(), message)
                     .profile(&profile.name)
                     .evidence_all(listings_evidence(resource))
                     .evidence(Evidence::Note {

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -22,17 +22,12 @@ declare_rule! {
     /// Serve the sitemap from the site root (or from a directory that contains every URL it lists),
     /// or move the outside URLs into a sitemap that covers them.
     pub struct OutOfPathScope {
-        id: "sitemap/out-of-path-scope",
-        severity: Warning,
+        code: crawlgate_core::sitemap::Code::OutOfPathScope,
         summary: "A sitemap lists URLs outside its own directory",
     }
 }
 
 impl Rule for OutOfPathScope {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Loc, out);
     }

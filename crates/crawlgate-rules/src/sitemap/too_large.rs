@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -23,17 +23,12 @@ declare_rule! {
     /// from extensions (hundreds of `image:image` or `xhtml:link` per URL): move those to their own
     /// sitemaps.
     pub struct TooLarge {
-        id: "sitemap/too-large",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::TooLarge,
         summary: "A sitemap is larger than 50 MB uncompressed",
     }
 }
 
 impl Rule for TooLarge {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Document, out);
     }

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -21,17 +21,12 @@ declare_rule! {
     /// Split the list into several sitemaps of at most 50,000 URLs each (by section or by date) and
     /// list them in a sitemap index; submit the index in robots.txt (`Sitemap:`) instead.
     pub struct TooManyUrls {
-        id: "sitemap/too-many-urls",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::TooManyUrls,
         summary: "A sitemap lists more than 50,000 URLs",
     }
 }
 
 impl Rule for TooManyUrls {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Document, out);
     }

@@ -1,6 +1,6 @@
 use super::evidence::{MAX_QUOTED, sources_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{SitemapSource, robots_url_of};
 use crawlgate_core::sitemap::SitemapKind;
 use crawlgate_core::{Evidence, Site};
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for Unadvertised {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let robots_url = robots_url_of(&site.start_url);
         let robots = site.robots_for(&site.start_url);
@@ -58,7 +54,7 @@ impl Rule for Unadvertised {
             } else {
                 "given in the configuration"
             };
-            let mut report = Report::new(
+            let mut report = Occurrence::new(
                 sitemap.url.as_str(),
                 format!("a sitemap {found_by}, but no `Sitemap:` line of {robots_url} names it"),
             )

@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -27,17 +27,12 @@ declare_rule! {
     /// Remove the `<!DOCTYPE …>` declaration and write URLs out in full. If a compressed sitemap is
     /// enormous when decompressed, split it into sitemaps within the 50 MB limit.
     pub struct UnsafeXml {
-        id: "sitemap/unsafe-xml",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::UnsafeXml,
         summary: "The sitemap declares a DOCTYPE or decompresses past the safety limit, so it is not read",
     }
 }
 
 impl Rule for UnsafeXml {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(site, Self::META.id, Anchor::Document, out);
     }

@@ -1,7 +1,7 @@
 use crate::support::{listing_evidence, profiles, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use url::Url;
 
 declare_rule! {
@@ -31,10 +31,6 @@ declare_rule! {
 }
 
 impl Rule for UrlBlocked {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for sitemap in &site.sitemaps {
             if sitemap.is_index() {
@@ -59,7 +55,7 @@ impl Rule for UrlBlocked {
                         line: entry.line,
                     };
                     out.report(
-                        Report::new(
+                        Occurrence::new(
                             url.as_str(),
                             format!(
                                 "listed in {} but disallowed for {} by robots.txt",

@@ -2,7 +2,7 @@ use super::evidence::{first_sitemap, listings_evidence};
 use crate::support::canonical_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::same_document;
 
 declare_rule! {
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for UrlCanonicalised {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for resource in site.resources() {
             if resource.listed_in.is_empty() {
@@ -59,7 +55,7 @@ impl Rule for UrlCanonicalised {
                 .as_ref()
                 .map_or_else(|| canonical.href.clone(), ToString::to_string);
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "listed in {} but its canonical is {target}: the sitemap and the page \

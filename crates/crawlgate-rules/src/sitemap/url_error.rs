@@ -2,7 +2,7 @@ use super::evidence::{error_status_words, first_sitemap, listings_evidence};
 use crate::support::response_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::ResourceState;
 
 declare_rule! {
@@ -36,10 +36,6 @@ declare_rule! {
 }
 
 impl Rule for UrlError {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for resource in site.resources() {
             if resource.listed_in.is_empty() {
@@ -55,7 +51,7 @@ impl Rule for UrlError {
                 _ => continue,
             };
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!("listed in {} but {problem}", first_sitemap(resource)),
                 )

@@ -1,6 +1,6 @@
 use crate::support::{canonical_evidence, response_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::ResourceState;
 use crawlgate_core::{Evidence, Site};
 use url::Url;
@@ -34,10 +34,6 @@ declare_rule! {
 }
 
 impl Rule for UrlHttpOnHttps {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let Some(preferred) = preferred_scheme(site) else {
             return;
@@ -54,7 +50,7 @@ impl Rule for UrlHttpOnHttps {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         url.as_str(),
                         format!(
                             "listed in {} as {}:// while the site uses {}:// ({})",

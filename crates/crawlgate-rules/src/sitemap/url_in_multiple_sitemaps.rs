@@ -1,7 +1,7 @@
 use super::evidence::listings_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use std::collections::BTreeSet;
 
 declare_rule! {
@@ -32,10 +32,6 @@ declare_rule! {
 }
 
 impl Rule for UrlInMultipleSitemaps {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for resource in site.resources() {
             let sitemaps: BTreeSet<&str> = resource
@@ -47,7 +43,7 @@ impl Rule for UrlInMultipleSitemaps {
                 continue;
             }
             out.report(
-                Report::new(
+                Occurrence::new(
                     resource.url.as_str(),
                     format!(
                         "listed in {} sitemaps: {}",

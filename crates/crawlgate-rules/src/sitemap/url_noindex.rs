@@ -2,7 +2,7 @@ use super::evidence::{first_sitemap, listings_evidence};
 use crate::support::{directive_evidence, profiles};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 
 declare_rule! {
     /// ## What it does
@@ -33,10 +33,6 @@ declare_rule! {
 }
 
 impl Rule for UrlNoindex {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
@@ -53,7 +49,7 @@ impl Rule for UrlNoindex {
                     continue;
                 }
                 out.report(
-                    Report::new(
+                    Occurrence::new(
                         resource.url.as_str(),
                         format!(
                             "listed in {} but noindex for {}: the sitemap asks for a URL the page \

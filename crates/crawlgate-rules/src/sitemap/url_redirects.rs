@@ -3,7 +3,7 @@ use super::evidence::{
 };
 use crate::support::{profiles, response_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{Indexability, ResourceState};
 use crawlgate_core::{Evidence, Severity, Site};
 
@@ -37,10 +37,6 @@ declare_rule! {
 }
 
 impl Rule for UrlRedirects {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
@@ -77,7 +73,7 @@ impl Rule for UrlRedirects {
                         text: format!("{final_url} was not recorded by the crawl"),
                     }),
                 }
-                let mut report = Report::new(resource.url.as_str(), message)
+                let mut report = Occurrence::new(resource.url.as_str(), message)
                     .profile(&profile.name)
                     .evidence(response_evidence(resource))
                     .evidence_all(target_evidence)

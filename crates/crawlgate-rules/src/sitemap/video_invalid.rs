@@ -1,7 +1,7 @@
 use super::document::{Anchor, report_issues};
 use crate::support::{profiles, verdict_evidence};
 use crawlgate_core::declare_rule;
-use crawlgate_core::rule::{Findings, Report, Rule, RuleMeta};
+use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::{Evidence, Site};
 use url::Url;
 
@@ -30,17 +30,12 @@ declare_rule! {
     /// file (`content_loc`) or of the player (`player_loc`). Allow crawling of the video, player
     /// and thumbnail URLs in robots.txt (the deciding rule is quoted in the evidence).
     pub struct VideoInvalid {
-        id: "sitemap/video-invalid",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::VideoInvalid,
         summary: "A video sitemap entry lacks required tags, points its content at the page, or names files robots.txt disallows",
     }
 }
 
 impl Rule for VideoInvalid {
-    fn meta(&self) -> &'static RuleMeta {
-        &Self::META
-    }
-
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         report_issues(
             site,
@@ -67,7 +62,7 @@ impl Rule for VideoInvalid {
                                 continue;
                             }
                             out.report(
-                                Report::new(
+                                Occurrence::new(
                                     sitemap.url.as_str(),
                                     format!(
                                         "line {}: {tag} `{url}` of {} is disallowed for {} by \
