@@ -1,0 +1,384 @@
+//! Discovery: URLs found in robots.txt, sitemaps, links, canonicals and hreflang, the scope
+//! check, and the evidence samples kept for each.
+
+use super::{Crawl, CrawlEvent, Progression, RequestKind, SitemapSlot, Slot, Via};
+use crate::signals::{AssetKind, LinkRel};
+use crate::site::{
+    Bound, InboundLinks, LinkSample, NotFetchedReason, Reference, ReferenceKind, Resource,
+    ResourceKind, ResourceState, SitemapCycle, SitemapFile, SitemapListing, SitemapSource,
+    SitemapState,
+};
+use std::borrow::Cow;
+use url::Url;
+
+/// Links kept per URL as evidence samples.
+const LINK_SAMPLES: usize = 5;
+/// Non-link references kept per URL as evidence samples.
+const REFERENCE_SAMPLES: usize = 5;
+
+impl Crawl {
+    /// The slot for `url`, created if new and the discovery bound allows.
+    pub(super) fn slot_for(&mut self, url: &Url, kind: ResourceKind) -> Option<(usize, bool)> {
+        if let Some(&index) = self.slot_index.get(url.as_str()) {
+            return Some((index, false));
+        }
+        if self.slots.len() as u64 >= self.config.bounds.max_discovered {
+            self.stats.urls_not_recorded += 1;
+            self.hit(Bound::MaxDiscovered(self.config.bounds.max_discovered));
+            return None;
+        }
+        let index = self.slots.len();
+        self.slot_index.insert(url.as_str().to_owned(), index);
+        self.slots.push(Slot {
+            resource: Resource {
+                url: url.clone(),
+                kind,
+                depth: None,
+                state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
+                verdicts: Vec::new(),
+                inbound_links: InboundLinks::default(),
+                references: Vec::new(),
+                other_references: 0,
+                listed_in: Vec::new(),
+            },
+            progression: Progression::Unqueued(NotFetchedReason::NotRequested),
+        });
+        Some((index, true))
+    }
+
+    pub(super) fn in_scope(&self, url: &Url) -> bool {
+        self.config.scope.contains(&self.config.start_url, url)
+    }
+
+    pub(super) fn discover_page(&mut self, url: &Url, via: Via<'_>) {
+        let Some(url) = crawlable(url) else { return };
+        let in_scope = self.in_scope(&url);
+        // Out-of-scope pages are recorded only when something other than a plain link or a sitemap
+        // points at them (a canonical, hreflang or redirect target): rules check those.
+        if !in_scope && !matches!(via, Via::Reference(_)) {
+            return;
+        }
+        let Some((index, _)) = self.slot_for(&url, ResourceKind::Page) else {
+            return;
+        };
+        let depth = match &via {
+            Via::Start => Some(0),
+            Via::Link { depth, .. } => depth.map(|d| d + 1),
+            _ => None,
+        };
+        let from_link = matches!(via, Via::Link { .. } | Via::Start);
+        {
+            let resource = &mut self.slots[index].resource;
+            if let Some(d) = depth {
+                resource.depth = Some(resource.depth.map_or(d, |old| old.min(d)));
+            }
+            match via {
+                Via::Start => push_reference(
+                    resource,
+                    Reference {
+                        from: url.clone().into_owned(),
+                        kind: ReferenceKind::Start,
+                        line: None,
+                    },
+                ),
+                Via::Link {
+                    from,
+                    line,
+                    rel,
+                    occurrences,
+                    ..
+                } => count_link(&mut resource.inbound_links, from, line, rel, occurrences),
+                Via::Sitemap(listing) => insert_listing(resource, listing),
+                Via::Reference(reference) => push_reference(resource, reference),
+            }
+        }
+        if !in_scope {
+            if let Progression::Unqueued(NotFetchedReason::NotRequested) =
+                self.slots[index].progression
+            {
+                self.slots[index].progression = Progression::Unqueued(NotFetchedReason::OutOfScope);
+                self.ensure_origin(&url); // its verdict is still evidence (canonical/target-blocked)
+            }
+            return;
+        }
+        // The depth bound counts clicks: it holds back link-discovered URLs only. URLs named by a
+        // sitemap or a canonical/hreflang/redirect are fetched whatever their click depth.
+        // A page whose own depth is unknown (known only from a sitemap) has links of unknown
+        // depth: with a depth bound set, they are not followed.
+        let depth_allowed = !from_link
+            || match (
+                self.config.bounds.max_depth,
+                self.slots[index].resource.depth,
+            ) {
+                (None, _) => true,
+                (Some(max), Some(d)) => d <= max,
+                (Some(_), None) => false,
+            };
+        match self.slots[index].progression {
+            Progression::Unqueued(
+                NotFetchedReason::NotRequested | NotFetchedReason::DepthBound,
+            ) => {
+                if depth_allowed {
+                    self.slots[index].progression = Progression::Queued;
+                    self.events.push(CrawlEvent::Discovered {
+                        url: url.to_string(),
+                        kind: RequestKind::Page,
+                    });
+                    if from_link {
+                        self.link_queue.push_back(index);
+                    } else {
+                        self.seed_queue.push_back(index);
+                    }
+                } else {
+                    self.slots[index].progression =
+                        Progression::Unqueued(NotFetchedReason::DepthBound);
+                    if let Some(max) = self.config.bounds.max_depth {
+                        self.hit(Bound::MaxDepth(max));
+                    }
+                }
+            }
+            // Known from a sitemap or reference and now found by a link: move it up to the
+            // breadth-first queue (the stale seed entry is skipped when popped).
+            Progression::Queued if from_link => self.link_queue.push_back(index),
+            _ => {}
+        }
+    }
+
+    pub(super) fn discover_asset(
+        &mut self,
+        url: &Url,
+        kind: AssetKind,
+        from: &Url,
+        line: Option<u32>,
+    ) {
+        let Some(url) = crawlable(url) else { return };
+        let Some((index, new)) = self.slot_for(&url, ResourceKind::Asset(kind)) else {
+            return;
+        };
+        push_reference(
+            &mut self.slots[index].resource,
+            Reference {
+                from: from.clone(),
+                kind: ReferenceKind::Asset(kind),
+                line,
+            },
+        );
+        if !new {
+            return;
+        }
+        if self.config.fetch_assets {
+            self.slots[index].progression = Progression::Queued;
+            self.events.push(CrawlEvent::Discovered {
+                url: url.to_string(),
+                kind: RequestKind::Asset,
+            });
+            self.asset_queue.push_back(index);
+        } else {
+            self.ensure_origin(&url); // the verdict is what matters (robots/blocked-css…)
+        }
+    }
+
+    pub(super) fn discover_sitemap(
+        &mut self,
+        url: &Url,
+        source: SitemapSource,
+        depth: u32,
+        parent: Option<usize>,
+    ) {
+        let Some(url) = crawlable(url).map(Cow::into_owned) else {
+            return;
+        };
+        if url.path() == "/robots.txt" {
+            // A `Sitemap:` line (or index entry) naming a robots.txt.
+            self.cycles.push(SitemapCycle {
+                source,
+                named: url.clone(),
+                repeats: url,
+            });
+            return;
+        }
+        if let Some(&existing) = self.sitemap_index.get(url.as_str()) {
+            if parent.is_some_and(|p| p == existing || self.is_ancestor(existing, p)) {
+                self.cycles.push(SitemapCycle {
+                    source,
+                    named: url.clone(),
+                    repeats: url,
+                });
+            } else if !self.sitemaps[existing].file.sources.contains(&source) {
+                self.sitemaps[existing].file.sources.push(source);
+            }
+            return;
+        }
+        let index = self.sitemaps.len();
+        let mut state = SitemapState::NotFetched(NotFetchedReason::NotRequested);
+        let mut queued = false;
+        if depth > self.config.bounds.sitemap_depth {
+            self.hit(Bound::SitemapDepth(self.config.bounds.sitemap_depth));
+            state = SitemapState::NotFetched(NotFetchedReason::SitemapBound);
+        } else if self.sitemaps.len() as u64 >= self.config.bounds.max_sitemaps {
+            self.hit(Bound::MaxSitemaps(self.config.bounds.max_sitemaps));
+            state = SitemapState::NotFetched(NotFetchedReason::SitemapBound);
+        } else {
+            queued = true;
+            self.sitemap_queue.push_back(index);
+        }
+        self.sitemap_index.insert(url.as_str().to_owned(), index);
+        self.sitemaps.push(SitemapSlot {
+            file: SitemapFile {
+                url,
+                sources: vec![source],
+                depth,
+                state,
+            },
+            parent,
+            queued,
+        });
+    }
+
+    /// The sitemap among `parent` and its ancestors whose URL (or final URL) is `url`.
+    pub(super) fn ancestor_named(&self, parent: Option<usize>, url: &Url) -> Option<Url> {
+        let mut parent = parent;
+        let mut steps = 0;
+        while let Some(index) = parent {
+            let slot = &self.sitemaps[index];
+            let final_url = match &slot.file.state {
+                SitemapState::Parsed { final_url, .. } => Some(final_url),
+                _ => None,
+            };
+            if slot.file.url == *url || final_url == Some(url) {
+                return Some(slot.file.url.clone());
+            }
+            parent = slot.parent;
+            steps += 1;
+            if steps > self.sitemaps.len() {
+                break; // parents always point backwards; this only guards against a bug
+            }
+        }
+        None
+    }
+}
+
+/// Counts `occurrences` links from `from` and keeps the first few as samples. Most links reach
+/// pages whose samples are full: the linking URL is copied only when it is kept.
+fn count_link(
+    links: &mut InboundLinks,
+    from: &Url,
+    line: Option<u32>,
+    rel: LinkRel,
+    occurrences: u32,
+) {
+    if rel.is_qualified() {
+        links.qualified = links.qualified.saturating_add(occurrences);
+    } else {
+        links.followed = links.followed.saturating_add(occurrences);
+    }
+    if let Some(at) = sample_slot(
+        &links.samples,
+        (from.as_str(), line),
+        LINK_SAMPLES,
+        |sample| (sample.from.as_str(), sample.line),
+    ) {
+        let sample = LinkSample {
+            from: from.clone(),
+            line,
+            rel,
+        };
+        insert_sample(&mut links.samples, at, sample, LINK_SAMPLES);
+    }
+}
+
+pub(super) fn push_reference(resource: &mut Resource, reference: Reference) {
+    if resource.references.contains(&reference) {
+        return;
+    }
+    if keep_first_samples(
+        &mut resource.references,
+        reference,
+        REFERENCE_SAMPLES,
+        |r: &Reference| (r.from.as_str(), r.line),
+    ) {
+        resource.other_references = resource.other_references.saturating_add(1);
+    }
+}
+
+/// Record a sitemap listing in sitemap and line order, not arrival order (sitemaps are read
+/// concurrently): the first listing is the one rules quote.
+fn insert_listing(resource: &mut Resource, listing: SitemapListing) {
+    let at = resource.listed_in.partition_point(|kept| {
+        (kept.sitemap.as_str(), kept.line) <= (listing.sitemap.as_str(), listing.line)
+    });
+    resource.listed_in.insert(at, listing);
+}
+
+/// Keep at most `cap` samples: the first by `key` (page URL, line), in that order, whatever the
+/// order responses arrive in, so evidence is the same on every run. Returns whether a sample
+/// (this one or one kept before) was left out.
+fn keep_first_samples<T>(
+    samples: &mut Vec<T>,
+    sample: T,
+    cap: usize,
+    key: impl Fn(&T) -> (&str, Option<u32>),
+) -> bool {
+    match sample_slot(samples, key(&sample), cap, key) {
+        Some(at) => insert_sample(samples, at, sample, cap),
+        None => true,
+    }
+}
+
+/// Where a sample keyed `new_key` goes among the kept ones, or `None` when it falls past the
+/// cap. Lets a caller build a sample only when it is kept (see [`keep_first_samples`]).
+fn sample_slot<T>(
+    samples: &[T],
+    new_key: (&str, Option<u32>),
+    cap: usize,
+    key: impl Fn(&T) -> (&str, Option<u32>),
+) -> Option<usize> {
+    let at = samples.partition_point(|kept| key(kept) <= new_key);
+    (at < cap).then_some(at)
+}
+
+/// Inserts `sample` at `at` and trims to `cap`. Returns whether one was left out.
+fn insert_sample<T>(samples: &mut Vec<T>, at: usize, sample: T, cap: usize) -> bool {
+    samples.insert(at, sample);
+    if samples.len() > cap {
+        samples.truncate(cap);
+        return true;
+    }
+    false
+}
+
+/// The URL as the crawl keys it (fragment dropped), when it is http(s). Borrowed when it has no
+/// fragment: every link of every page comes through here, most of them already known.
+fn crawlable(url: &Url) -> Option<Cow<'_, Url>> {
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return None;
+    }
+    if url.fragment().is_none() {
+        return Some(Cow::Borrowed(url));
+    }
+    let mut url = url.clone();
+    url.set_fragment(None);
+    Some(Cow::Owned(url))
+}
+
+#[cfg(test)]
+mod sample_tests {
+    use super::keep_first_samples;
+
+    #[test]
+    fn the_samples_kept_do_not_depend_on_arrival_order() {
+        let pages = ["/f", "/b", "/d", "/a", "/e", "/c", "/g"];
+        let mut forward = Vec::new();
+        let mut backward = Vec::new();
+        let mut dropped = 0;
+        for page in pages {
+            dropped += u32::from(keep_first_samples(&mut forward, page, 3, |p| (p, None)));
+        }
+        for page in pages.iter().rev() {
+            keep_first_samples(&mut backward, *page, 3, |p| (p, None));
+        }
+        assert_eq!(forward, ["/a", "/b", "/c"]);
+        assert_eq!(backward, forward);
+        assert_eq!(dropped, 4);
+    }
+}

@@ -1,0 +1,348 @@
+//! Recording: completed responses (robots.txt, sitemaps, pages and assets) into the Site.
+
+use super::discovery::push_reference;
+use super::{Crawl, CrawlEvent, Progression, RequestKind, Via, prepare};
+use crate::signals::AssetKind;
+use crate::site::{
+    Bound, FetchedPage, Reference, ReferenceKind, ResourceKind, ResourceState, RobotsFile,
+    SitemapCycle, SitemapListing, SitemapSource, SitemapState,
+};
+use crate::sitemap::{Entry, SitemapKind};
+use url::Url;
+
+impl Crawl {
+    pub(super) fn record_robots(&mut self, file: RobotsFile) {
+        self.stats.robots_fetched += 1;
+        let origin = file.origin.clone();
+        self.events.push(CrawlEvent::RobotsFetched {
+            url: file.url.to_string(),
+            status: file.status(),
+            effect: file.effect,
+        });
+        let advertised: Vec<(Url, u32)> = file
+            .parsed
+            .sitemaps()
+            .iter()
+            .filter_map(|s| Url::parse(s.url.trim()).ok().map(|u| (u, s.line)))
+            .collect();
+        let robots_url = file.url.to_string();
+        let origin_url = file.url.clone();
+        self.robots.insert(origin.clone(), file);
+        let blocked = match self.origins.get_mut(&origin) {
+            Some(state) => {
+                state.done = true;
+                std::mem::take(&mut state.blocked)
+            }
+            None => Vec::new(),
+        };
+        // Unblocked URLs go back to the front of their queues, in their original order.
+        for &index in blocked.iter().rev() {
+            if self.slots[index].progression == Progression::Blocked {
+                self.slots[index].progression = Progression::Queued;
+                let queue = match self.slots[index].resource.kind {
+                    ResourceKind::Asset(_) => &mut self.asset_queue,
+                    ResourceKind::Page if self.slots[index].resource.depth.is_some() => {
+                        &mut self.link_queue
+                    }
+                    ResourceKind::Page => &mut self.seed_queue,
+                };
+                queue.push_front(index);
+            }
+        }
+        if !self.in_scope(&origin_url) {
+            return;
+        }
+        for (url, line) in advertised {
+            self.discover_sitemap(
+                &url,
+                SitemapSource::RobotsTxt {
+                    robots_url: robots_url.clone(),
+                    line,
+                },
+                0,
+                None,
+            );
+        }
+        if self.config.probe_sitemap && origin == self.start_origin {
+            let probe = origin_url.join("/sitemap.xml").ok();
+            if let Some(probe) = probe.filter(|p| !self.sitemap_index.contains_key(p.as_str())) {
+                self.discover_sitemap(&probe, SitemapSource::Probe, 0, None);
+            }
+        }
+    }
+
+    pub(super) fn record_sitemap(&mut self, index: usize, state: SitemapState) {
+        // A probe that found nothing was not a sitemap read.
+        let probe_only = self.sitemaps[index].file.sources == [SitemapSource::Probe];
+        if !probe_only || matches!(state, SitemapState::Parsed { .. }) {
+            self.stats.sitemaps_fetched += 1;
+        }
+        let depth = self.sitemaps[index].file.depth;
+        // Redirected to one of its ancestors: a cycle; don't read it twice.
+        let parent = self.sitemaps[index].parent;
+        let state = match state {
+            SitemapState::Parsed {
+                hops, final_url, ..
+            } if !hops.is_empty() && self.ancestor_named(parent, &final_url).is_some() => {
+                let repeats = self.ancestor_named(parent, &final_url).unwrap_or(final_url);
+                self.cycles.push(SitemapCycle {
+                    source: self.sitemaps[index].file.sources[0].clone(),
+                    named: self.sitemaps[index].file.url.clone(),
+                    repeats: repeats.clone(),
+                });
+                SitemapState::Cycle { hops, repeats }
+            }
+            other => other,
+        };
+        let (status, kind, entries) = match &state {
+            SitemapState::Parsed {
+                status,
+                summary,
+                entries,
+                ..
+            } => (Some(*status), Some(summary.kind), entries.len() as u64),
+            SitemapState::HttpError { status, .. } => (Some(*status), None, 0),
+            _ => (None, None, 0),
+        };
+        self.events.push(CrawlEvent::SitemapRead {
+            url: self.sitemaps[index].file.url.to_string(),
+            status,
+            kind,
+            entries,
+        });
+        let sitemap_url = self.sitemaps[index].file.url.clone();
+        let served_origin = match &state {
+            SitemapState::Parsed { final_url, .. } => final_url.origin(),
+            _ => sitemap_url.origin(),
+        };
+        let (children, pages): (Vec<Located>, Vec<Located>) =
+            if let SitemapState::Parsed {
+                summary, entries, ..
+            } = &state
+            {
+                let resolved = entries
+                    .iter()
+                    .filter_map(|e| entry_url(e).map(|u| (u, e.line)));
+                if summary.kind == SitemapKind::Index {
+                    (resolved.collect(), Vec::new())
+                } else {
+                    (Vec::new(), resolved.collect())
+                }
+            } else {
+                (Vec::new(), Vec::new())
+            };
+        self.sitemaps[index].file.state = state;
+        for (child, line) in children {
+            self.discover_sitemap(
+                &child,
+                SitemapSource::Index {
+                    index_url: sitemap_url.to_string(),
+                    line,
+                },
+                depth + 1,
+                Some(index),
+            );
+        }
+        for (page, line) in pages {
+            if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
+                self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
+                break;
+            }
+            self.sitemap_urls += 1;
+            if page.origin() != served_origin && !self.in_scope(&page) {
+                self.ensure_origin_for_proof(&page);
+            }
+            self.discover_page(
+                &page,
+                Via::Sitemap(SitemapListing {
+                    sitemap: sitemap_url.clone(),
+                    line,
+                }),
+            );
+        }
+    }
+
+    pub(super) fn is_ancestor(&self, candidate: usize, of: usize) -> bool {
+        let mut parent = self.sitemaps[of].parent;
+        let mut steps = 0;
+        while let Some(index) = parent {
+            if index == candidate {
+                return true;
+            }
+            parent = self.sitemaps[index].parent;
+            steps += 1;
+            if steps > self.sitemaps.len() {
+                break;
+            }
+        }
+        false
+    }
+
+    pub(super) fn record_resource(
+        &mut self,
+        index: usize,
+        kind: RequestKind,
+        outcome: prepare::ResourceOutcome,
+    ) {
+        let url = self.slots[index].resource.url.clone();
+        self.slots[index].progression = Progression::Done;
+        match kind {
+            RequestKind::Asset => self.stats.assets_fetched += 1,
+            _ => self.stats.pages_fetched += 1,
+        }
+        match outcome {
+            prepare::ResourceOutcome::Failed {
+                hops,
+                kind: failure,
+                message,
+            } => {
+                self.events.push(CrawlEvent::Fetched {
+                    url: url.to_string(),
+                    kind,
+                    status: None,
+                });
+                self.slots[index].resource.state = ResourceState::Failed {
+                    hops,
+                    kind: failure,
+                    message,
+                };
+            }
+            prepare::ResourceOutcome::Fetched {
+                hops,
+                final_url,
+                page,
+            } => {
+                self.events.push(CrawlEvent::Fetched {
+                    url: url.to_string(),
+                    kind,
+                    status: Some(page.status),
+                });
+                let target = if hops.is_empty() {
+                    index
+                } else {
+                    let final_status = Some(page.status);
+                    self.slots[index].resource.state = ResourceState::Redirected {
+                        hops,
+                        final_url: final_url.clone(),
+                        final_status,
+                    };
+                    let Some(target) = self.redirect_target(index, &final_url) else {
+                        return;
+                    };
+                    target
+                };
+                self.record_page(target, *page);
+            }
+        }
+    }
+
+    /// The slot that receives a redirect's final response: the target URL's, when it is not
+    /// fetched or being fetched already.
+    fn redirect_target(&mut self, from: usize, final_url: &Url) -> Option<usize> {
+        let from_url = self.slots[from].resource.url.clone();
+        let kind = self.slots[from].resource.kind;
+        let depth = self.slots[from].resource.depth;
+        let (target, _) = self.slot_for(final_url, kind)?;
+        push_reference(
+            &mut self.slots[target].resource,
+            Reference {
+                from: from_url,
+                kind: ReferenceKind::Redirect,
+                line: None,
+            },
+        );
+        let resource = &mut self.slots[target].resource;
+        if let Some(d) = depth {
+            resource.depth = Some(resource.depth.map_or(d, |old| old.min(d)));
+        }
+        match self.slots[target].progression {
+            Progression::InFlight | Progression::Done => None,
+            _ => {
+                self.slots[target].progression = Progression::Done;
+                Some(target)
+            }
+        }
+    }
+
+    fn record_page(&mut self, index: usize, mut page: FetchedPage) {
+        let url = self.slots[index].resource.url.clone();
+        let crawl_links = matches!(self.slots[index].resource.kind, ResourceKind::Page)
+            && (200..300).contains(&page.status)
+            && self.in_scope(&url);
+        if crawl_links {
+            let depth = self.slots[index].resource.depth;
+            let links = std::mem::take(&mut page.signals.links);
+            let mut internal = 0u32;
+            for link in &links {
+                let Some(target) = &link.resolved else {
+                    continue;
+                };
+                if !self.in_scope(target) {
+                    continue;
+                }
+                internal = internal.saturating_add(link.occurrences);
+                self.discover_page(
+                    target,
+                    Via::Link {
+                        from: &url,
+                        line: link.line,
+                        rel: link.rel,
+                        occurrences: link.occurrences,
+                        depth,
+                    },
+                );
+            }
+            page.internal_outlinks = internal;
+            let references: Vec<(Url, ReferenceKind, Option<u32>)> = page
+                .signals
+                .canonicals
+                .iter()
+                .filter_map(|c| {
+                    c.resolved
+                        .clone()
+                        .map(|u| (u, ReferenceKind::Canonical, c.source.line()))
+                })
+                .chain(page.signals.hreflang.iter().filter_map(|h| {
+                    h.resolved
+                        .clone()
+                        .map(|u| (u, ReferenceKind::Hreflang, h.source.line()))
+                }))
+                .chain(page.signals.meta_refresh.iter().filter_map(|r| {
+                    r.resolved
+                        .clone()
+                        .map(|u| (u, ReferenceKind::Redirect, None))
+                }))
+                .collect();
+            for (target, kind, line) in references {
+                self.discover_page(
+                    &target,
+                    Via::Reference(Reference {
+                        from: url.clone(),
+                        kind,
+                        line,
+                    }),
+                );
+            }
+            let assets: Vec<(Url, AssetKind, Option<u32>)> = page
+                .signals
+                .assets
+                .iter()
+                .filter_map(|a| a.resolved.clone().map(|u| (u, a.kind, a.line)))
+                .collect();
+            for (asset, kind, line) in assets {
+                self.discover_asset(&asset, kind, &url, line);
+            }
+        } else {
+            page.signals.links.clear();
+        }
+        self.slots[index].resource.state = ResourceState::Fetched(Box::new(page));
+    }
+}
+
+/// A URL and the 1-based line naming it.
+type Located = (Url, u32);
+
+/// A sitemap entry's URL: absolute `loc`s only (relative ones are `sitemap/loc-invalid`).
+fn entry_url(entry: &Entry) -> Option<Url> {
+    Url::parse(entry.loc.trim()).ok()
+}
