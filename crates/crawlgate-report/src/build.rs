@@ -104,14 +104,15 @@ pub fn rule_doc(meta: &RuleMeta) -> RuleDoc {
 /// Findings counted by severity (every severity present, zero or not), by rule, and by family
 /// and severity: the counts of a [`Summary`].
 #[allow(clippy::struct_field_names)] // the names of the Summary fields they fill
-pub(crate) struct Tally {
-    pub(crate) by_severity: BTreeMap<Severity, u64>,
-    pub(crate) by_rule: BTreeMap<String, u64>,
-    pub(crate) by_family: BTreeMap<String, BTreeMap<Severity, u64>>,
+pub struct Tally {
+    pub by_severity: BTreeMap<Severity, u64>,
+    pub by_rule: BTreeMap<String, u64>,
+    pub by_family: BTreeMap<String, BTreeMap<Severity, u64>>,
 }
 
 impl Tally {
-    pub(crate) fn of(findings: &[Finding]) -> Self {
+    /// The counts of `findings`.
+    pub fn of(findings: &[Finding]) -> Self {
         let mut tally = Tally {
             by_severity: Severity::ALL.iter().map(|s| (*s, 0)).collect(),
             by_rule: BTreeMap::new(),

@@ -18,7 +18,6 @@
 
 mod baseline;
 mod build;
-pub mod diff;
 mod fingerprint;
 mod model;
 mod render;
@@ -27,7 +26,7 @@ mod test_report;
 mod url_map;
 
 pub use baseline::{Baseline, BaselineError, baseline_json};
-pub use build::{BuildOptions, build, rule_doc};
+pub use build::{BuildOptions, Tally, build, rule_doc};
 pub use fingerprint::{fingerprint, fingerprint_mapped};
 pub use model::*;
 pub use render::plugin::Escape;

@@ -1,17 +1,23 @@
 //! The rule catalogue as Markdown (`RULES.md`), generated from the rules' own docs.
 
-use crawlgate_core::Rule;
+use crate::diff::DIFF_RULES;
+use crawlgate_core::{Rule, RuleMeta};
 use std::fmt::Write as _;
 
-/// The catalogue of `rules` as one Markdown document: an index table, then each rule's docs.
+/// The catalogue as one Markdown document: an index table, then each rule's docs, for `rules`
+/// (the audit's) and then the `diff/` rules; each rule links to the file that declares it.
 pub fn rules_markdown(rules: &[&dyn Rule]) -> String {
+    let metas: Vec<&RuleMeta> = rules
+        .iter()
+        .map(|rule| rule.meta())
+        .chain(DIFF_RULES.iter().copied())
+        .collect();
     let mut out = String::from(
         "# crawlgate rules\n\n<!-- Generated from the rules' doc comments by \
          `cargo test -p crawlgate-rules`; do not edit by hand. -->\n\n\
          | id | severity | summary |\n|---|---|---|\n",
     );
-    for rule in rules {
-        let meta = rule.meta();
+    for meta in &metas {
         let _ = writeln!(
             out,
             "| [`{id}`](#{anchor}) | {severity} | {summary} |",
@@ -21,14 +27,14 @@ pub fn rules_markdown(rules: &[&dyn Rule]) -> String {
             summary = meta.summary,
         );
     }
-    for rule in rules {
-        let meta = rule.meta();
+    for meta in &metas {
         let _ = write!(
             out,
-            "\n## {id}\n\nDefault severity: **{severity}**. {summary}.\n\n",
+            "\n## {id}\n\nDefault severity: **{severity}**. {summary}. Source: [`{source}`]({source}).\n\n",
             id = meta.id,
             severity = meta.default_severity,
             summary = meta.summary,
+            source = source_in_crate(meta.source),
         );
         for line in meta.docs_markdown().lines() {
             // Rule docs use `##` sections; nest them under the rule's heading.
@@ -40,6 +46,13 @@ pub fn rules_markdown(rules: &[&dyn Rule]) -> String {
         }
     }
     out
+}
+
+/// A rule's source file relative to this crate's folder, where RULES.md is.
+fn source_in_crate(source: &str) -> &str {
+    source
+        .strip_prefix(concat!("crates/", env!("CARGO_PKG_NAME"), "/"))
+        .unwrap_or(source)
 }
 
 /// The GitHub anchor of a `## family/name` heading.

@@ -1,11 +1,15 @@
 //! crawlgate's built-in rules.
 //!
-//! One rule per file, grouped by family (`robots/`, `directives/`, `canonical/`, `sitemap/`, `env/`), each
-//! declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its documentation.
-//! [`RULES`] lists them in documentation order; `RULES.md` beside this crate is generated from it
-//! (a test keeps it current).
+//! One rule per file, grouped by family (`robots/`, `directives/`, `canonical/`, `sitemap/`, `env/`,
+//! `diff/`), each declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its
+//! documentation. [`RULES`] lists the audit's rules in documentation order and
+//! [`diff::DIFF_RULES`] those of `crawlgate diff`; [`catalogue`] is both, and `RULES.md` beside
+//! this crate is generated from it (a test keeps it current). This crate is the one home of every
+//! rule id and severity: a rule that reports a parser's issues takes both from the parser's typed
+//! code.
 
 pub mod canonical;
+pub mod diff;
 pub mod directives;
 mod docs;
 pub mod env;
@@ -15,7 +19,15 @@ mod support;
 
 pub use docs::rules_markdown;
 
-use crawlgate_core::Rule;
+use crawlgate_core::{Rule, RuleMeta};
+
+/// Every rule of the catalogue: the audit's ([`RULES`]), then the `diff/` rules.
+pub fn catalogue() -> impl Iterator<Item = &'static RuleMeta> {
+    RULES
+        .iter()
+        .map(|rule| rule.meta())
+        .chain(diff::DIFF_RULES.iter().copied())
+}
 
 /// Every built-in rule, in documentation order.
 pub static RULES: &[&dyn Rule] = &[

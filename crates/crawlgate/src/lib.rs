@@ -35,6 +35,7 @@
 
 mod auditor;
 mod config;
+pub mod diff;
 
 pub use auditor::{Audit, AuditError, Auditor, AuditorBuilder};
 pub use config::{ConfigError, ConfigFile, RuleConfig, RuleLevel, SuppressEntry, Suppression};

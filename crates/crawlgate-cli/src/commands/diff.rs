@@ -5,7 +5,7 @@ use crate::commands::audit::report_formats;
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::Severity;
-use crawlgate::report::diff::compare;
+use crawlgate::diff::compare;
 use crawlgate::report::{RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -2,9 +2,7 @@
 
 use crate::exit;
 use anyhow::{Result, bail};
-use crawlgate::report::diff::rules::DIFF_RULES;
-use crawlgate_core::rule::RuleMeta;
-use crawlgate_rules::RULES;
+use crawlgate_rules::catalogue;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -21,14 +19,6 @@ pub(crate) struct RulesArgs {
 pub(crate) struct ExplainArgs {
     /// The rule id, e.g. `robots/blocked-noindex` (see `crawlgate rules`).
     rule: String,
-}
-
-/// Every rule: the audit's, then the `diff/` rules of `crawlgate diff`.
-fn catalogue() -> impl Iterator<Item = &'static RuleMeta> {
-    RULES
-        .iter()
-        .map(|rule| rule.meta())
-        .chain(DIFF_RULES.iter().copied())
 }
 
 pub(crate) fn list(args: &RulesArgs) -> Result<ExitCode> {

@@ -7,16 +7,13 @@
 //! and a [`DiffSection`], so every renderer writes it.
 
 mod pages;
-pub mod rules;
 
-use crate::build::Tally;
-use crate::fingerprint::fingerprint_mapped;
-use crate::model::{
-    DiffSection, PageRecord, RULE_CHANGE_URLS, Report, ReportFinding, RuleChange, Summary,
-};
-use crate::url_map::UrlMap;
-use crate::{fingerprint, rule_doc};
 use crawlgate_core::Finding;
+use crawlgate_report::{
+    DiffSection, PageRecord, RULE_CHANGE_URLS, Report, ReportFinding, RuleChange, Summary, Tally,
+    UrlMap, fingerprint, fingerprint_mapped, rule_doc,
+};
+use crawlgate_rules::diff::DIFF_RULES;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Compares `before` with `after`, URLs of `before` mapped by `map`.
@@ -61,7 +58,7 @@ pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
         rules: rule_changes(before, after, map),
     };
     let fired: BTreeSet<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
-    let rules = rules::DIFF_RULES
+    let rules = DIFF_RULES
         .iter()
         .filter(|meta| fired.contains(meta.id))
         .map(|meta| rule_doc(meta))
@@ -158,7 +155,13 @@ fn change_of<'m>(changes: &'m mut BTreeMap<String, RuleChange>, rule: &str) -> &
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_report::minimal;
+    use crawlgate_report::Report;
+
+    /// The smallest valid report (`fixtures/reports/minimal.json`).
+    fn minimal() -> Report {
+        serde_json::from_str(include_str!("../../../../fixtures/reports/minimal.json"))
+            .expect("the minimal report matches the model")
+    }
     use crawlgate_core::Severity;
 
     /// A page record: `state`, final `status`, where it redirects, the sitemaps listing it.

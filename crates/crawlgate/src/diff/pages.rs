@@ -1,14 +1,13 @@
 //! Page-by-page comparisons: each `diff/` rule's check on one page known to both audits, with
 //! the fact on each side as [`Evidence::Change`].
 
-use super::rules::{
+use crawlgate_core::rule::RuleMeta;
+use crawlgate_core::{Evidence, Finding, Severity};
+use crawlgate_report::{PageRecord, ProfileView, Report, UrlMap};
+use crawlgate_rules::diff::{
     CanonicalChanged, NewlyBlocked, NewlyNoindex, SitemapDropped, SitemapSetChanged,
     SnippetDirectivesChanged, StatusRegressed,
 };
-use crate::model::{PageRecord, ProfileView, Report};
-use crate::url_map::UrlMap;
-use crawlgate_core::rule::RuleMeta;
-use crawlgate_core::{Evidence, Finding, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The later audit's pages, by URL.
