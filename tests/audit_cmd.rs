@@ -77,7 +77,7 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
     assert!(report["schema_version"].as_u64().is_some_and(|v| v >= 1));
     let fired = rules_fired(&report);
     let cannot: BTreeSet<&str> = DEMO_CANNOT_FIRE.iter().map(|(id, _)| *id).collect();
-    let missing: Vec<&str> = crawlgate_rules::RULES
+    let missing: Vec<&str> = crawlgate::RULES
         .iter()
         .map(|rule| rule.meta().id)
         .filter(|id| !fired.contains(*id) && !cannot.contains(id))

@@ -35,6 +35,6 @@ pub mod http {
 }
 
 pub use finding::{Evidence, Finding};
-pub use issue::{Issue, Severity};
+pub use issue::{FailOn, Issue, Severity};
 pub use rule::{Rule, RuleMeta};
 pub use site::Site;

@@ -63,6 +63,49 @@ impl std::str::FromStr for Severity {
     }
 }
 
+/// A failure threshold (`--fail-on`): a severity, or never. Every command that sets its exit
+/// status from findings or issues reads it the same way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FailOn(pub Option<Severity>);
+
+impl FailOn {
+    /// Never fail.
+    pub const NEVER: FailOn = FailOn(None);
+
+    /// Fail on `severity` or worse.
+    pub const fn at(severity: Severity) -> FailOn {
+        FailOn(Some(severity))
+    }
+
+    /// Whether something of `severity` crosses the threshold.
+    pub fn fails(self, severity: Severity) -> bool {
+        self.0.is_some_and(|threshold| severity >= threshold)
+    }
+}
+
+impl fmt::Display for FailOn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(severity) => f.pad(severity.as_str()),
+            None => f.pad("never"),
+        }
+    }
+}
+
+impl std::str::FromStr for FailOn {
+    type Err = String;
+
+    /// `critical`, `error`, `warning`, `notice` or `never`, in any case.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text.eq_ignore_ascii_case("never") {
+            return Ok(FailOn::NEVER);
+        }
+        text.parse::<Severity>()
+            .map(FailOn::at)
+            .map_err(|_| format!("`{text}` is not one of critical, error, warning, notice, never"))
+    }
+}
+
 /// A typed issue code: one variant per rule a parser reports, as cargo-deny's `Code`.
 ///
 /// The code is the rule's one home: its id (`family/kebab-name`, the public contract of configs,

@@ -36,14 +36,22 @@
 mod auditor;
 mod config;
 pub mod diff;
+pub mod output;
 
 pub use auditor::{Audit, AuditError, Auditor, AuditorBuilder};
 pub use config::{ConfigError, ConfigFile, RuleConfig, RuleLevel, SuppressEntry, Suppression};
 
 #[doc(inline)]
-pub use crawlgate_core::{Evidence, Finding, Issue, Rule, RuleMeta, Severity, Site, declare_rule};
+pub use crawlgate_core::{
+    Evidence, FailOn, Finding, Issue, Rule, RuleMeta, Severity, Site, declare_rule,
+};
+/// The network side, as the CLI uses it: the crawl, robots.txt and sitemap fetching.
 #[doc(inline)]
-pub use crawlgate_crawl::{HttpOptions, ResolveError, StopHandle, parse_resolve};
+pub use crawlgate_crawl::{
+    ClientError, HttpOptions, ResolveError, SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep,
+    StopHandle, check_root_certificates, crawl, fetch_robots, fetch_sitemaps, parse_resolve,
+    resolvable_host,
+};
 #[doc(inline)]
 pub use crawlgate_report::{Renderers, Report, write_reports};
 #[doc(inline)]
@@ -54,3 +62,10 @@ pub use crawlgate_rules::RULES;
 pub use crawlgate_core::{crawl, finding, http, robots, rule, signals, site, sitemap};
 /// Report model and renderers.
 pub use crawlgate_report as report;
+/// The rule catalogue: the audit's rules, the `diff/` rules, RULES.md.
+pub use crawlgate_rules as rules;
+
+// The Rust examples of the repository's README.md run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

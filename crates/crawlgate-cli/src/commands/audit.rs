@@ -12,7 +12,7 @@ use crawlgate::report::{
     write_reports,
 };
 use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
-use crawlgate::{Audit, Auditor, ConfigFile, Severity};
+use crawlgate::{Audit, Auditor, ConfigFile, FailOn, Severity};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -65,7 +65,7 @@ pub(crate) struct AuditArgs {
     output_dir: PathBuf,
 
     /// Exit 1 when a finding is at least this severe: critical, error, warning, notice, or never.
-    #[arg(long, value_name = "SEVERITY", default_value = "error", value_parser = parse_fail_on)]
+    #[arg(long, value_name = "SEVERITY", default_value = "error")]
     fail_on: FailOn,
 
     /// A config file (default: ./crawlgate.toml when it exists): the audit options, per-rule
@@ -130,18 +130,6 @@ pub(crate) struct AuditArgs {
 
     #[command(flatten)]
     crawl: CrawlArgs,
-}
-
-/// The `--fail-on` threshold.
-#[derive(Debug, Clone, Copy)]
-struct FailOn(Option<Severity>);
-
-fn parse_fail_on(text: &str) -> Result<FailOn, String> {
-    if text.eq_ignore_ascii_case("never") {
-        Ok(FailOn(None))
-    } else {
-        text.parse().map(|s| FailOn(Some(s)))
-    }
 }
 
 pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
@@ -348,8 +336,9 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         // `--fail-on` has a default, so the file's value counts only when it is stricter or the
         // flag was left at `error`.
         if args.fail_on.0 == Some(Severity::Error) {
-            args.fail_on =
-                parse_fail_on(fail_on).map_err(|e| anyhow::anyhow!("config: fail_on: {e}"))?;
+            args.fail_on = fail_on
+                .parse::<FailOn>()
+                .map_err(|e| anyhow::anyhow!("config: fail_on: {e}"))?;
         }
     }
     Ok(())
@@ -397,14 +386,12 @@ fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
         return exit::INCONCLUSIVE;
     }
     // Against a baseline only the new findings count.
-    let failing = fail_on.0.is_some_and(|threshold| {
-        audit
-            .report
-            .findings
-            .iter()
-            .filter(|f| f.baseline != Some(BaselineState::Known))
-            .any(|f| f.finding.severity >= threshold)
-    });
+    let failing = audit
+        .report
+        .findings
+        .iter()
+        .filter(|f| f.baseline != Some(BaselineState::Known))
+        .any(|f| fail_on.fails(f.finding.severity));
     if failing { exit::FINDINGS } else { exit::OK }
 }
 

@@ -3,9 +3,9 @@
 //! library's.
 
 use crate::commands::net::ConnectArgs;
-use crawlgate_core::crawl::{Bounds, CrawlConfig};
-use crawlgate_core::signals::Profile;
-use crawlgate_crawl::HttpOptions;
+use crawlgate::HttpOptions;
+use crawlgate::crawl::{Bounds, CrawlConfig};
+use crawlgate::signals::Profile;
 use std::time::Duration;
 use url::Url;
 

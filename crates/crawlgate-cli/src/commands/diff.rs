@@ -4,7 +4,7 @@
 use crate::commands::audit::report_formats;
 use crate::exit;
 use anyhow::{Context, Result, bail};
-use crawlgate::Severity;
+use crawlgate::FailOn;
 use crawlgate::diff::compare;
 use crawlgate::report::{RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports};
 use std::path::{Path, PathBuf};
@@ -64,20 +64,11 @@ pub(crate) struct DiffArgs {
     /// Exit 1 when a `diff/` finding is at least this severe: critical, error, warning, notice,
     /// or never.
     #[arg(long, value_name = "SEVERITY", default_value = "error")]
-    fail_on: String,
+    fail_on: FailOn,
 }
 
 pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
-    let fail_on = if args.fail_on.eq_ignore_ascii_case("never") {
-        None
-    } else {
-        Some(args.fail_on.parse::<Severity>().map_err(|_| {
-            anyhow::anyhow!(
-                "--fail-on `{}` is not one of critical, error, warning, notice, never",
-                args.fail_on
-            )
-        })?)
-    };
+    let fail_on = args.fail_on;
     let mut map = UrlMap::new();
     for spec in &args.map_hosts {
         map = map.with_host(spec).context("--map-host")?;
@@ -97,18 +88,16 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
         &report,
         &renderers,
         &formats,
-        &RenderOptions { fail_on },
+        &RenderOptions { fail_on: fail_on.0 },
         &args.output_dir,
     )
     .context("cannot write the reports")?;
 
     print!("{}", summary(&report, &written));
-    let failing = fail_on.is_some_and(|threshold| {
-        report
-            .findings
-            .iter()
-            .any(|f| f.finding.severity >= threshold)
-    });
+    let failing = report
+        .findings
+        .iter()
+        .any(|f| fail_on.fails(f.finding.severity));
     Ok(exit::code(if failing { exit::FINDINGS } else { exit::OK }))
 }
 

@@ -1,8 +1,8 @@
 //! What a running crawl shows and how it is stopped: the progress line on a terminal, and the
 //! signals that end a crawl early (the report of what was seen is still written).
 
-use crawlgate_core::crawl::Progress;
-use crawlgate_crawl::StopHandle;
+use crawlgate::StopHandle;
+use crawlgate::crawl::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::time::Duration;
 

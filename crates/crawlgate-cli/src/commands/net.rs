@@ -31,18 +31,18 @@ pub(crate) struct ConnectArgs {
 impl ConnectArgs {
     /// The HTTP options of a single fetch: the defaults, trusting the certificates and
     /// resolving the host names.
-    pub(crate) fn http(&self) -> anyhow::Result<crawlgate_crawl::HttpOptions> {
-        Ok(crawlgate_crawl::HttpOptions {
+    pub(crate) fn http(&self) -> anyhow::Result<crawlgate::HttpOptions> {
+        Ok(crawlgate::HttpOptions {
             extra_root_certs: read_ca_certs(&self.ca_certs)?,
             resolve: self.resolve.clone(),
-            ..crawlgate_crawl::HttpOptions::default()
+            ..crawlgate::HttpOptions::default()
         })
     }
 }
 
 /// `--resolve HOST=ADDR[:PORT]`; a bad one is a usage error saying what is expected.
 fn parse_resolve(text: &str) -> Result<(String, SocketAddr), String> {
-    crawlgate_crawl::parse_resolve(text).map_err(|error| error.to_string())
+    crawlgate::parse_resolve(text).map_err(|error| error.to_string())
 }
 
 /// Read and check each certificate file: an unreadable file or one that holds no usable
@@ -65,7 +65,7 @@ fn read_ca_cert(path: &Path) -> anyhow::Result<Vec<u8>> {
         ))
         .with_context(context);
     }
-    crawlgate_crawl::check_root_certificates(&bytes).with_context(context)?;
+    crawlgate::check_root_certificates(&bytes).with_context(context)?;
     Ok(bytes)
 }
 

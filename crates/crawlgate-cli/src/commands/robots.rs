@@ -3,27 +3,25 @@
 //!
 //! Both read a robots.txt file with the semantics of a 200 response carrying that body
 //! (`RobotsTxt::parse_fetched`: Googlebot's 500 KiB cut), or fetch one over HTTP when given a URL
-//! (`crawlgate_crawl::fetch_robots`: Google's status semantics; a non-2xx answer or a failure
+//! (`crawlgate::fetch_robots`: Google's status semantics; a non-2xx answer or a failure
 //! decides every verdict, as it does for Googlebot). The work is done on the body bytes
 //! ([`test_body`], [`lint_body`]).
 
+use crate::commands::input::{fetch, for_each_line, read_robots};
 use crate::commands::net::ConnectArgs;
 use crate::commands::{net, robots_diff};
 use crate::exit;
-use anyhow::{Context, bail};
-use crawlgate_core::Severity;
-use crawlgate_core::robots::lint::{LintOptions, lint};
-use crawlgate_core::robots::{
-    AgentRules, Directive, GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query,
-    product_token_of_header,
+use anyhow::bail;
+use crawlgate::FailOn;
+use crawlgate::output::robots::{
+    write_disallowed_by_fetch, write_fetch_outcome, write_lint_issue, write_verdict,
 };
-use crawlgate_core::site::{RobotsEffect, RobotsFile};
-use crawlgate_crawl::{HttpOptions, fetch_robots};
-use serde::Serialize;
-use std::io::{BufRead, BufWriter, Read, Write};
+use crawlgate::robots::lint::{LintOptions, lint};
+use crawlgate::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, product_token_of_header};
+use crawlgate::site::{RobotsEffect, RobotsFile};
+use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use url::Url;
 
 /// Test URLs against a robots.txt, or lint one.
 #[derive(Debug, clap::Args)]
@@ -117,7 +115,7 @@ struct LintArgs {
     json: bool,
 
     /// Exit with status 1 when an issue of this severity or worse is found.
-    #[arg(long, value_name = "SEVERITY", default_value = "never", value_parser = parse_fail_on)]
+    #[arg(long, value_name = "SEVERITY", default_value = "never")]
     fail_on: FailOn,
 
     /// A crawler product token to check the file for (for `disallow-all` and
@@ -134,24 +132,8 @@ struct LintArgs {
     connect: ConnectArgs,
 }
 
-/// `--fail-on`: a severity, or never.
-#[derive(Debug, Clone, Copy)]
-struct FailOn(Option<Severity>);
-
-fn parse_fail_on(text: &str) -> Result<FailOn, String> {
-    if text.eq_ignore_ascii_case("never") {
-        return Ok(FailOn(None));
-    }
-    text.parse::<Severity>()
-        .map(|severity| FailOn(Some(severity)))
-        .map_err(|_| format!("`{text}` is not one of critical, error, warning, notice, never"))
-}
-
 /// `robots lint` reads files up to this size (the rules past Google's 500 KiB cut are listed).
 const LINT_MAX_FILE_BYTES: usize = 64 * 1024 * 1024;
-
-/// A URL line of `--urls-from` longer than this is an error, so one line cannot fill memory.
-const MAX_URL_LINE_BYTES: usize = 64 * 1024;
 
 pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
     let (file, connect) = match &args.command {
@@ -199,41 +181,6 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// Fetch the robots.txt governing `url`, saying on stderr what the answer means for Googlebot.
-pub(crate) fn fetch(url: &Url, http: &HttpOptions) -> anyhow::Result<RobotsFile> {
-    let runtime = net::runtime()?;
-    let robots = runtime.block_on(fetch_robots(url, http));
-    if url.path() != "/robots.txt" {
-        eprintln!(
-            "note: a robots.txt is valid only at the root of its host: fetched {}",
-            robots.url
-        );
-    }
-    for hop in &robots.hops {
-        eprintln!(
-            "note: {} answered {}, redirecting to {}",
-            hop.url,
-            hop.status,
-            hop.location.as_deref().unwrap_or("?")
-        );
-    }
-    if robots.effect != RobotsEffect::Rules {
-        eprintln!("note: {}: {}", robots.url, robots.effect_reason);
-    }
-    if robots
-        .outcome
-        .as_ref()
-        .is_ok_and(|received| received.body_truncated)
-    {
-        eprintln!(
-            "note: {} is longer than {} bytes; only that much was read (Google reads {GOOGLE_MAX_ROBOTS_BYTES})",
-            robots.url,
-            robots.body().map_or(0, <[u8]>::len)
-        );
-    }
-    Ok(robots)
-}
-
 /// `robots test` when robots.txt is unreachable: Googlebot crawls nothing.
 fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<ExitCode> {
     let token = product_token(&args.user_agent)?;
@@ -243,21 +190,9 @@ fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<E
     let mut tested = 0u64;
     let mut test = |url: &str, out: &mut BufWriter<_>| -> anyhow::Result<()> {
         tested += 1;
-        if args.json {
-            let record = TestRecord {
-                url,
-                allowed: false,
-                user_agent: token,
-                line: None,
-                directive: None,
-                pattern: None,
-            };
-            serde_json::to_writer(&mut *out, &record)?;
-            writeln!(out)?;
-        } else {
-            writeln!(out, "disallowed\t{url}\t{reason}")?;
-        }
-        Ok(())
+        Ok(write_disallowed_by_fetch(
+            token, url, &reason, args.json, out,
+        )?)
     };
     if let Some(source) = &args.urls_from {
         for_each_line(source, |url| test(url, &mut out))?;
@@ -278,46 +213,21 @@ fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<E
 /// `robots lint` when the fetch gave no robots.txt to parse: the outcome is the one issue, under
 /// the rule the catalogue gives it.
 fn lint_fetch_outcome(robots: &RobotsFile, args: &LintArgs) -> anyhow::Result<ExitCode> {
-    let rule_meta = crawlgate_rules::robots::fetch_outcome_rule(robots);
-    let (severity, rule) = (rule_meta.default_severity, rule_meta.id);
+    let rule = crawlgate::rules::robots::fetch_outcome_rule(robots);
     let name = robots.url.as_str();
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    if args.json {
-        let record = LintRecord {
-            file: name,
-            line: None,
-            column: None,
-            severity,
-            rule,
-            message: &robots.effect_reason,
-        };
-        serde_json::to_writer(&mut out, &record)?;
-        writeln!(out)?;
-    } else {
-        writeln!(out, "{name}: {severity}[{rule}]: {}", robots.effect_reason)?;
-    }
+    write_fetch_outcome(
+        name,
+        rule.default_severity,
+        rule.id,
+        &robots.effect_reason,
+        args.json,
+        &mut out,
+    )?;
     out.flush()?;
-    let failed = args
-        .fail_on
-        .0
-        .is_some_and(|threshold| severity >= threshold);
+    let failed = args.fail_on.fails(rule.default_severity);
     Ok(exit::code(if failed { exit::FINDINGS } else { exit::OK }))
-}
-
-/// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file.
-pub(crate) fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
-    let context = || format!("cannot read robots.txt file `{file}`");
-    let opened = std::fs::File::open(file).with_context(context)?;
-    let mut body = Vec::new();
-    let wanted = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    opened
-        .take(wanted)
-        .read_to_end(&mut body)
-        .with_context(context)?;
-    let complete = body.len() <= limit;
-    body.truncate(limit);
-    Ok((body, complete))
 }
 
 /// The token to match with: the argument verbatim, or a full header's product token.
@@ -338,17 +248,6 @@ fn product_token(user_agent: &str) -> anyhow::Result<&str> {
     Ok(token)
 }
 
-/// One `robots test --json` line.
-#[derive(Debug, Serialize)]
-struct TestRecord<'a> {
-    url: &'a str,
-    allowed: bool,
-    user_agent: &'a str,
-    line: Option<u32>,
-    directive: Option<&'static str>,
-    pattern: Option<&'a str>,
-}
-
 /// `robots test` on a robots.txt body (as from a 200 response).
 fn test_body(body: &[u8], args: &TestArgs) -> anyhow::Result<ExitCode> {
     let token = product_token(&args.user_agent)?;
@@ -359,7 +258,7 @@ fn test_body(body: &[u8], args: &TestArgs) -> anyhow::Result<ExitCode> {
     let mut tested = 0u64;
     let mut test = |url: &str, out: &mut BufWriter<_>| -> anyhow::Result<()> {
         tested += 1;
-        write_verdict(&agent, token, url, args.json, out)
+        Ok(write_verdict(&agent, token, url, args.json, out)?)
     };
     if let Some(source) = &args.urls_from {
         for_each_line(source, |url| test(url, &mut out))?;
@@ -375,91 +274,6 @@ fn test_body(body: &[u8], args: &TestArgs) -> anyhow::Result<ExitCode> {
     Ok(exit::code(exit::OK))
 }
 
-fn write_verdict(
-    agent: &AgentRules<'_>,
-    token: &str,
-    url: &str,
-    json: bool,
-    out: &mut impl Write,
-) -> anyhow::Result<()> {
-    let path = path_params_query(url);
-    let rule = agent.deciding_rule(&path);
-    let allowed = rule.is_none_or(|rule| rule.directive == Directive::Allow);
-    if json {
-        let record = TestRecord {
-            url,
-            allowed,
-            user_agent: token,
-            line: rule.map(|rule| rule.line),
-            directive: rule.map(|rule| rule.directive.as_str()),
-            pattern: rule.map(|rule| rule.pattern.as_str()),
-        };
-        serde_json::to_writer(&mut *out, &record)?;
-        writeln!(out)?;
-    } else {
-        let verdict = if allowed { "allowed" } else { "disallowed" };
-        match rule {
-            Some(rule) => writeln!(
-                out,
-                "{verdict}\t{url}\tline {}: {}: {}",
-                rule.line, rule.directive, rule.pattern
-            )?,
-            None => writeln!(out, "{verdict}\t{url}\tno matching rule")?,
-        }
-    }
-    Ok(())
-}
-
-/// Calls `each` with every non-blank line of `source` (`-` = stdin), one at a time.
-pub(crate) fn for_each_line(
-    source: &PathBuf,
-    mut each: impl FnMut(&str) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let reader: Box<dyn BufRead> = if source.as_os_str() == "-" {
-        Box::new(std::io::stdin().lock())
-    } else {
-        let file = std::fs::File::open(source)
-            .with_context(|| format!("cannot read URL list `{}`", source.display()))?;
-        Box::new(std::io::BufReader::new(file))
-    };
-    let mut reader = reader;
-    let mut line = Vec::new();
-    for number in 1u64.. {
-        line.clear();
-        let limit = u64::try_from(MAX_URL_LINE_BYTES).unwrap_or(u64::MAX);
-        let read = (&mut reader)
-            .take(limit)
-            .read_until(b'\n', &mut line)
-            .with_context(|| format!("cannot read URL list `{}`", source.display()))?;
-        if read == 0 {
-            break;
-        }
-        if read >= MAX_URL_LINE_BYTES && line.last() != Some(&b'\n') {
-            bail!(
-                "line {number} of URL list `{}` is longer than {MAX_URL_LINE_BYTES} bytes",
-                source.display()
-            );
-        }
-        let text = String::from_utf8_lossy(&line);
-        let url = text.trim();
-        if !url.is_empty() {
-            each(url)?;
-        }
-    }
-    Ok(())
-}
-
-/// One `robots lint --json` line.
-#[derive(Debug, Serialize)]
-struct LintRecord<'a> {
-    file: &'a str,
-    line: Option<u32>,
-    column: Option<u32>,
-    severity: Severity,
-    rule: &'a str,
-    message: &'a str,
-}
-
 /// `robots lint` on a robots.txt body (as from a 200 response); `name` labels the output.
 fn lint_body(name: &str, body: &[u8], args: &LintArgs) -> anyhow::Result<ExitCode> {
     let robots = RobotsTxt::parse_fetched(body);
@@ -471,34 +285,11 @@ fn lint_body(name: &str, body: &[u8], args: &LintArgs) -> anyhow::Result<ExitCod
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     for issue in &issues {
-        if args.json {
-            let record = LintRecord {
-                file: name,
-                line: issue.line,
-                column: issue.column,
-                severity: issue.severity,
-                rule: issue.rule(),
-                message: &issue.message,
-            };
-            serde_json::to_writer(&mut out, &record)?;
-            writeln!(out)?;
-        } else {
-            let at = issue
-                .line
-                .map_or_else(|| name.to_owned(), |line| format!("{name}:{line}"));
-            writeln!(
-                out,
-                "{at}: {}[{}]: {}",
-                issue.severity,
-                issue.rule(),
-                issue.message
-            )?;
-        }
+        write_lint_issue(name, issue, args.json, &mut out)?;
     }
     out.flush()?;
-    let failed = args
-        .fail_on
-        .0
-        .is_some_and(|threshold| issues.iter().any(|issue| issue.severity >= threshold));
+    let failed = issues
+        .iter()
+        .any(|issue| args.fail_on.fails(issue.severity));
     Ok(exit::code(if failed { exit::FINDINGS } else { exit::OK }))
 }

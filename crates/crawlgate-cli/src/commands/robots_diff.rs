@@ -1,24 +1,24 @@
 //! `crawlgate robots diff OLD NEW`: what a robots.txt change does before it ships.
 //!
-//! The comparison itself is `crawlgate_core::robots::diff` (pure, both files compiled once per
+//! The comparison itself is `crawlgate::robots::diff` (pure, both files compiled once per
 //! profile); this module loads the two sides (files, or URLs fetched with Google's status
 //! semantics), streams the URLs to compare, and writes the result as text, JSON lines or
 //! Markdown. Only URLs whose verdict flips are written, as they are met, so millions of URLs
 //! take no memory.
 
+use crate::commands::input::{fetch, for_each_line, read_robots};
+use crate::commands::net;
 use crate::commands::net::ConnectArgs;
-use crate::commands::robots::{fetch, for_each_line, read_robots};
-use crate::commands::{net, robots_diff_out};
 use crate::exit;
 use anyhow::{Context, bail};
-use crawlgate_core::crawl::CrawlConfig;
-use crawlgate_core::robots::diff::{AgentChange, FlipCounts, RulesChange, Side, VerdictDiff};
-use crawlgate_core::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query};
-use crawlgate_core::signals::Profile;
-use crawlgate_core::site::RobotsEffect;
-use crawlgate_core::sitemap::{SitemapKind, SitemapOptions, parse_borrowed};
-use crawlgate_crawl::{HttpOptions, SitemapLimits, SitemapStep, StopHandle, crawl, fetch_sitemaps};
-use robots_diff_out::{Output, OutputFormat};
+use crawlgate::crawl::CrawlConfig;
+use crawlgate::output::robots_diff::{Format, Writer};
+use crawlgate::robots::diff::{AgentChange, FlipCounts, RulesChange, Side, VerdictDiff};
+use crawlgate::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, path_params_query};
+use crawlgate::signals::Profile;
+use crawlgate::site::RobotsEffect;
+use crawlgate::sitemap::{SitemapKind, SitemapOptions, parse_borrowed};
+use crawlgate::{HttpOptions, SitemapLimits, SitemapStep, StopHandle, crawl, fetch_sitemaps};
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,7 +79,7 @@ pub(crate) struct DiffArgs {
 
     /// The output format: text, json (JSON lines) or md (Markdown).
     #[arg(long, value_name = "FORMAT", default_value = "text")]
-    format: OutputFormat,
+    format: DiffFormat,
 
     /// Exit with status 1 when a URL becomes disallowed for a profile, so the change can gate a
     /// deploy (the default).
@@ -92,6 +92,27 @@ pub(crate) struct DiffArgs {
 
     #[command(flatten)]
     connect: ConnectArgs,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DiffFormat {
+    /// Plain text; flips as tab-separated lines.
+    Text,
+    /// JSON lines.
+    Json,
+    /// Markdown (for a pull-request comment).
+    Md,
+}
+
+impl From<DiffFormat> for Format {
+    fn from(format: DiffFormat) -> Format {
+        match format {
+            DiffFormat::Text => Format::Text,
+            DiffFormat::Json => Format::Json,
+            DiffFormat::Md => Format::Md,
+        }
+    }
 }
 
 /// One side as loaded: its rules, or the fetch outcome that decides everything.
@@ -172,15 +193,15 @@ pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let diff = VerdictDiff::new(old.side(), new.side(), &chains);
 
     let format = if args.json {
-        OutputFormat::Json
+        Format::Json
     } else {
-        args.format
+        args.format.into()
     };
     let stdout = std::io::stdout();
-    let mut out = Output::new(format, BufWriter::new(stdout.lock()), &names);
+    let mut out = Writer::new(format, BufWriter::new(stdout.lock()), &names);
     out.header(&old.name, &new.name, &rules, &agents)?;
     let mut counts = vec![FlipCounts::default(); profiles.len()];
-    let mut compare = |url: &str, out: &mut Output<'_, _>| -> anyhow::Result<()> {
+    let mut compare = |url: &str, out: &mut Writer<'_, _>| -> anyhow::Result<()> {
         let path = path_params_query(url);
         let mut result = Ok(());
         for count in &mut counts {

@@ -2,8 +2,7 @@
 
 use crate::exit;
 use anyhow::{Result, bail};
-use crawlgate_rules::catalogue;
-use std::io::Write;
+use crawlgate::output::rules::{find_rule, write_explanation, write_list};
 use std::process::ExitCode;
 
 /// List every rule: id, default severity, summary.
@@ -22,49 +21,21 @@ pub(crate) struct ExplainArgs {
 }
 
 pub(crate) fn list(args: &RulesArgs) -> Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
-    for meta in catalogue() {
-        if args.json {
-            let line = serde_json::json!({
-                "id": meta.id,
-                "family": meta.family(),
-                "severity": meta.default_severity,
-                "summary": meta.summary,
-            });
-            writeln!(out, "{line}")?;
-        } else {
-            writeln!(
-                out,
-                "{:<44} {:<8} {}",
-                meta.id, meta.default_severity, meta.summary
-            )?;
-        }
-    }
+    write_list(args.json, &mut std::io::stdout().lock())?;
     Ok(exit::code(exit::OK))
 }
 
 pub(crate) fn explain(args: &ExplainArgs) -> Result<ExitCode> {
-    let Some(meta) = catalogue().find(|meta| meta.id == args.rule) else {
-        let close: Vec<&str> = catalogue()
-            .map(|meta| meta.id)
-            .filter(|id| id.contains(args.rule.rsplit('/').next().unwrap_or(&args.rule)))
-            .take(5)
-            .collect();
-        if close.is_empty() {
-            bail!("no rule `{}` (see `crawlgate rules`)", args.rule);
+    match find_rule(&args.rule) {
+        Ok(meta) => write_explanation(meta, &mut std::io::stdout().lock())?,
+        Err(close) if close.is_empty() => {
+            bail!("no rule `{}` (see `crawlgate rules`)", args.rule)
         }
-        bail!(
+        Err(close) => bail!(
             "no rule `{}`; did you mean {}?",
             args.rule,
             close.join(", ")
-        );
-    };
-    let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "{} ({})\n\n{}.\n",
-        meta.id, meta.default_severity, meta.summary
-    )?;
-    write!(out, "{}", meta.docs_markdown())?;
+        ),
+    }
     Ok(exit::code(exit::OK))
 }

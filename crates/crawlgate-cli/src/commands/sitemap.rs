@@ -2,26 +2,19 @@
 //! a URL, it is fetched and, for an index, so are its children (bounded: index depth 3, 1,000
 //! sitemaps; cycles skipped).
 //!
-//! The work is done by [`check`], which takes any reader: a file, or a fetched body with the URL
-//! it came from.
+//! The work and the output are the library's (`crawlgate::output::sitemap`): `check` takes any
+//! reader, `check_tree` fetches a sitemap and its children.
 
 use crate::commands::net;
-use crate::commands::sitemap_fetch;
 use crate::exit;
 use anyhow::Context;
-use crawlgate_core::Severity;
-use crawlgate_core::sitemap::Issue;
-use crawlgate_core::sitemap::{self, Entry, SitemapKind, SitemapOptions, SitemapSummary};
-use serde::Serialize;
+use crawlgate::FailOn;
+use crawlgate::output::sitemap::{Output, check, check_tree};
+use crawlgate::sitemap::SitemapOptions;
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Child sitemaps of an index listed in text output; more are counted (`--urls` lists all).
-const MAX_LISTED_CHILDREN: usize = 1_000;
-/// Child sitemaps listed in JSON output: all an index may have.
-const MAX_JSON_CHILDREN: usize = 50_000;
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct SitemapArgs {
@@ -57,7 +50,7 @@ struct CheckArgs {
     /// Print only the entry URLs, one per line (issues go to standard error).
     #[arg(long)]
     urls: bool,
-    /// Exit 1 when an issue is at least this severe.
+    /// Exit 1 when an issue is at least this severe: critical, error, warning, notice, or never.
     #[arg(long, value_name = "SEVERITY", default_value = "error")]
     fail_on: FailOn,
     /// The time to check `lastmod` and news dates against (RFC 3339), instead of now.
@@ -66,37 +59,6 @@ struct CheckArgs {
 
     #[command(flatten)]
     connect: net::ConnectArgs,
-}
-
-/// The exit threshold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum FailOn {
-    Critical,
-    Error,
-    Warning,
-    Notice,
-    Never,
-}
-
-impl FailOn {
-    pub(crate) fn fails(self, issues: &[Issue]) -> bool {
-        let threshold = match self {
-            FailOn::Critical => Severity::Critical,
-            FailOn::Error => Severity::Error,
-            FailOn::Warning => Severity::Warning,
-            FailOn::Notice => Severity::Notice,
-            FailOn::Never => return false,
-        };
-        issues.iter().any(|issue| issue.severity >= threshold)
-    }
-}
-
-/// How [`check`] prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Output {
-    Text,
-    Json,
-    Urls,
 }
 
 pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
@@ -110,182 +72,30 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
     } else {
         Output::Text
     };
-    if let Some(url) = net::as_url(&args.file) {
-        let http = args.connect.http()?;
-        return sitemap_fetch::check_url(&url?, &http, &options, output, args.fail_on);
-    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let checked = if args.file == "-" {
+    let mut err = io::stderr();
+    let issues = if let Some(url) = net::as_url(&args.file) {
+        let http = args.connect.http()?;
+        let runtime = net::runtime()?;
+        runtime.block_on(check_tree(
+            &url?, &http, &options, output, &mut out, &mut err,
+        ))?
+    } else if args.file == "-" {
         // `Stdin`, not its lock: the parser may read on a second thread, and a lock is not `Send`.
-        check(io::stdin(), "-", &options, output, &mut out)?
+        check(io::stdin(), "-", &options, output, &mut out, &mut err)?
+            .summary
+            .issues
     } else {
         let path = PathBuf::from(&args.file);
         let file = File::open(&path).with_context(|| format!("cannot open `{}`", args.file))?;
-        check(file, &args.file, &options, output, &mut out)?
+        check(file, &args.file, &options, output, &mut out, &mut err)?
+            .summary
+            .issues
     };
     out.flush()?;
-    Ok(exit::code(if args.fail_on.fails(&checked.summary.issues) {
-        exit::FINDINGS
-    } else {
-        exit::OK
-    }))
-}
-
-/// What [`check`] read: the summary, and an index's child sitemaps (all an index may have).
-pub(crate) struct Checked {
-    pub(crate) summary: SitemapSummary,
-    pub(crate) children: Vec<String>,
-}
-
-/// Reads one sitemap from `input` and prints the result to `out`; `name` stands for the
-/// document in issue locations (a path, or a URL for fetched bodies).
-pub(crate) fn check(
-    input: impl Read + Send,
-    name: &str,
-    options: &SitemapOptions,
-    output: Output,
-    out: &mut impl Write,
-) -> anyhow::Result<Checked> {
-    // The kind is known only at the end: keep the locations in case it is an index.
-    let mut children = Vec::new();
-    let mut more_children = 0u64;
-    let mut write_error = None;
-    // Entries are only looked at: borrowing them lets the parser reuse their memory.
-    let summary = sitemap::parse_borrowed(input, options, |entry: &Entry| {
-        if output == Output::Urls
-            && write_error.is_none()
-            && let Err(error) = writeln!(out, "{}", entry.loc)
-        {
-            write_error = Some(error);
-        }
-        if children.len() < MAX_JSON_CHILDREN {
-            children.push(entry.loc.clone());
-        } else {
-            more_children += 1;
-        }
-    });
-    if let Some(error) = write_error {
-        return Err(error.into());
-    }
-    if summary.kind != SitemapKind::Index {
-        children.clear();
-        more_children = 0;
-    }
-    match output {
-        Output::Json => {
-            let report = JsonReport {
-                file: name,
-                url: options.url.as_ref().map(url::Url::as_str),
-                summary: &summary,
-                children: &children,
-            };
-            serde_json::to_writer_pretty(&mut *out, &report)?;
-            writeln!(out)?;
-        }
-        Output::Text => {
-            let listed = children.len().min(MAX_LISTED_CHILDREN);
-            let unlisted = (children.len() - listed) as u64 + more_children;
-            print_text(name, &summary, &children[..listed], unlisted, out)?;
-        }
-        Output::Urls => {
-            let stderr = io::stderr();
-            let mut err = stderr.lock();
-            for issue in &summary.issues {
-                writeln!(err, "{}", issue_line(name, issue))?;
-            }
-        }
-    }
-    Ok(Checked { summary, children })
-}
-
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    file: &'a str,
-    url: Option<&'a str>,
-    #[serde(flatten)]
-    summary: &'a SitemapSummary,
-    /// The index's child sitemaps (empty for other kinds).
-    children: &'a [String],
-}
-
-fn print_text(
-    name: &str,
-    summary: &SitemapSummary,
-    children: &[String],
-    more_children: u64,
-    out: &mut impl Write,
-) -> io::Result<()> {
-    let noun = match (summary.kind, summary.entry_count) {
-        (SitemapKind::Index, 1) => "child sitemap",
-        (SitemapKind::Index, _) => "child sitemaps",
-        (_, 1) => "entry",
-        _ => "entries",
-    };
-    let bytes = if summary.gzip {
-        format!(
-            "{} bytes uncompressed, {} gzip",
-            summary.bytes_uncompressed, summary.bytes_read
-        )
-    } else {
-        format!("{} bytes", summary.bytes_uncompressed)
-    };
-    let truncated = if summary.truncated {
-        ", read partially"
-    } else {
-        ""
-    };
-    writeln!(
-        out,
-        "{name}: {}, {} {noun}, {bytes}{truncated}",
-        summary.kind.as_str(),
-        summary.entry_count
-    )?;
-    if !children.is_empty() {
-        writeln!(out, "child sitemaps:")?;
-        for child in children {
-            writeln!(out, "  {child}")?;
-        }
-        if more_children > 0 {
-            writeln!(out, "  … and {more_children} more (--urls lists them all)")?;
-        }
-    }
-    for issue in &summary.issues {
-        writeln!(out, "{}", issue_line(name, issue))?;
-    }
-    writeln!(out, "{}", tally(&summary.issues))
-}
-
-/// `FILE:LINE:COL: severity[rule-id]: message` (`FILE:LINE:` or `FILE:` when not known).
-pub(crate) fn issue_line(name: &str, issue: &Issue) -> String {
-    let location = match (issue.line, issue.column) {
-        (Some(line), Some(column)) => format!("{name}:{line}:{column}"),
-        (Some(line), None) => format!("{name}:{line}"),
-        _ => name.to_owned(),
-    };
-    format!(
-        "{location}: {}[{}]: {}",
-        issue.severity,
-        issue.rule(),
-        issue.message
-    )
-}
-
-/// `no issues`, or `3 issues: 1 error, 2 warnings`.
-fn tally(issues: &[Issue]) -> String {
-    if issues.is_empty() {
-        return "no issues".to_owned();
-    }
-    let counts: Vec<String> = Severity::ALL
+    let failed = issues
         .iter()
-        .filter_map(|&severity| {
-            let count = issues.iter().filter(|i| i.severity == severity).count();
-            (count > 0).then(|| {
-                let plural = if count == 1 { "" } else { "s" };
-                format!("{count} {severity}{plural}")
-            })
-        })
-        .collect();
-    let plural = if issues.len() == 1 { "" } else { "s" };
-    format!("{} issue{plural}: {}", issues.len(), counts.join(", "))
+        .any(|issue| args.fail_on.fails(issue.severity));
+    Ok(exit::code(if failed { exit::FINDINGS } else { exit::OK }))
 }

@@ -1,5 +1,29 @@
 //! The output of `crawlgate robots diff`: text, JSON lines or Markdown, written as the
 //! comparison streams (header first, then each flip as it is met, then the counts).
+//!
+//! ```
+//! use crawlgate::output::robots_diff::{Format, Writer};
+//! use crawlgate::robots::RobotsTxt;
+//! use crawlgate::robots::diff::{AgentChange, FlipCounts, RulesChange, Side, VerdictDiff};
+//!
+//! let old = RobotsTxt::parse(b"User-agent: *\nDisallow: /cart\n");
+//! let new = RobotsTxt::parse(b"User-agent: *\nDisallow: /\n");
+//! let (old, new) = (Side::Rules(&old), Side::Rules(&new));
+//! let chain: &[&str] = &["googlebot"];
+//! let diff = VerdictDiff::new(old, new, &[chain]);
+//! let mut out = Writer::new(Format::Text, Vec::new(), &["googlebot"]);
+//! out.header("old.txt", "new.txt", &RulesChange::between(old, new), &[AgentChange::between(old, new, chain)])?;
+//! let mut counts = vec![FlipCounts::default()];
+//! counts[0].urls += 1;
+//! diff.compare("/shop", |flip| {
+//!     counts[0].add(&flip);
+//!     out.flip("/shop", &flip).unwrap();
+//! });
+//! out.summary(&counts)?;
+//! let text = String::from_utf8(out.into_inner()).unwrap();
+//! assert!(text.contains("/shop"));
+//! # Ok::<(), std::io::Error>(())
+//! ```
 
 use crawlgate_core::robots::diff::{
     AgentChange, Decider, Decision, Flip, FlipCounts, GroupRef, RuleRef, RulesChange,
@@ -7,9 +31,9 @@ use crawlgate_core::robots::diff::{
 use serde::Serialize;
 use std::io::Write;
 
-/// `--format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum OutputFormat {
+/// The output format (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
     /// Plain text; flips as tab-separated lines.
     Text,
     /// JSON lines.
@@ -19,8 +43,9 @@ pub(crate) enum OutputFormat {
 }
 
 /// Writes one comparison.
-pub(crate) struct Output<'p, W: Write> {
-    format: OutputFormat,
+#[derive(Debug)]
+pub struct Writer<'p, W: Write> {
+    format: Format,
     out: W,
     /// Profile names, by position.
     profiles: &'p [&'p str],
@@ -28,9 +53,10 @@ pub(crate) struct Output<'p, W: Write> {
     flips_started: bool,
 }
 
-impl<'p, W: Write> Output<'p, W> {
-    pub(crate) fn new(format: OutputFormat, out: W, profiles: &'p [&'p str]) -> Self {
-        Output {
+impl<'p, W: Write> Writer<'p, W> {
+    /// A writer of `format` to `out`; `profiles` names the profiles by the position flips carry.
+    pub fn new(format: Format, out: W, profiles: &'p [&'p str]) -> Self {
+        Writer {
             format,
             out,
             profiles,
@@ -38,12 +64,13 @@ impl<'p, W: Write> Output<'p, W> {
         }
     }
 
-    pub(crate) fn into_inner(self) -> W {
+    /// The output, to flush.
+    pub fn into_inner(self) -> W {
         self.out
     }
 
     /// The rule-level change and what applies to each profile on each side.
-    pub(crate) fn header(
+    pub fn header(
         &mut self,
         old: &str,
         new: &str,
@@ -51,7 +78,7 @@ impl<'p, W: Write> Output<'p, W> {
         agents: &[AgentChange],
     ) -> std::io::Result<()> {
         match self.format {
-            OutputFormat::Json => {
+            Format::Json => {
                 json_line(
                     &mut self.out,
                     &JsonRules {
@@ -73,7 +100,7 @@ impl<'p, W: Write> Output<'p, W> {
                 }
                 Ok(())
             }
-            OutputFormat::Text => {
+            Format::Text => {
                 writeln!(self.out, "--- {old}\n+++ {new}\n\nRule changes:")?;
                 for (depth, line) in rule_lines(rules, &|text| text.to_owned()) {
                     writeln!(self.out, "  {}{line}", "  ".repeat(depth))?;
@@ -86,7 +113,7 @@ impl<'p, W: Write> Output<'p, W> {
                 }
                 Ok(())
             }
-            OutputFormat::Md => {
+            Format::Md => {
                 writeln!(
                     self.out,
                     "# robots.txt diff\n\n{} → {}\n\n## Rule changes\n",
@@ -114,7 +141,7 @@ impl<'p, W: Write> Output<'p, W> {
     }
 
     /// One URL whose verdict flips for one profile.
-    pub(crate) fn flip(&mut self, url: &str, flip: &Flip<'_>) -> std::io::Result<()> {
+    pub fn flip(&mut self, url: &str, flip: &Flip<'_>) -> std::io::Result<()> {
         let profile = self.profiles.get(flip.profile).copied().unwrap_or("?");
         let change = if flip.newly_disallowed() {
             "newly disallowed"
@@ -124,7 +151,7 @@ impl<'p, W: Write> Output<'p, W> {
         let first = !self.flips_started;
         self.flips_started = true;
         match self.format {
-            OutputFormat::Json => json_line(
+            Format::Json => json_line(
                 &mut self.out,
                 &JsonFlip {
                     kind: "flip",
@@ -140,13 +167,13 @@ impl<'p, W: Write> Output<'p, W> {
                     text: flip.to_string(),
                 },
             ),
-            OutputFormat::Text => {
+            Format::Text => {
                 if first {
                     writeln!(self.out, "\nVerdict flips:")?;
                 }
                 writeln!(self.out, "{profile}\t{change}\t{url}\t{flip}")
             }
-            OutputFormat::Md => {
+            Format::Md => {
                 if first {
                     writeln!(
                         self.out,
@@ -166,9 +193,9 @@ impl<'p, W: Write> Output<'p, W> {
     }
 
     /// The counts per profile.
-    pub(crate) fn summary(&mut self, counts: &[FlipCounts]) -> std::io::Result<()> {
+    pub fn summary(&mut self, counts: &[FlipCounts]) -> std::io::Result<()> {
         match self.format {
-            OutputFormat::Json => {
+            Format::Json => {
                 for (profile, count) in self.profiles.iter().zip(counts) {
                     json_line(
                         &mut self.out,
@@ -184,7 +211,7 @@ impl<'p, W: Write> Output<'p, W> {
                 }
                 Ok(())
             }
-            OutputFormat::Text => {
+            Format::Text => {
                 if !self.flips_started {
                     writeln!(self.out, "\nVerdict flips: none")?;
                 }
@@ -201,7 +228,7 @@ impl<'p, W: Write> Output<'p, W> {
                 }
                 Ok(())
             }
-            OutputFormat::Md => {
+            Format::Md => {
                 if !self.flips_started {
                     writeln!(self.out, "\n## Verdict flips\n\nNone.")?;
                 }

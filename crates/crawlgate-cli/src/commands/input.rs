@@ -1,0 +1,102 @@
+//! What the commands read: robots.txt files and URLs, URL lists.
+
+use crate::commands::net;
+use anyhow::{Context, bail};
+use crawlgate::robots::GOOGLE_MAX_ROBOTS_BYTES;
+use crawlgate::site::{RobotsEffect, RobotsFile};
+use crawlgate::{HttpOptions, fetch_robots};
+use std::io::{BufRead, Read};
+use std::path::PathBuf;
+use url::Url;
+
+/// A URL line of `--urls-from` longer than this is an error, so one line cannot fill memory.
+const MAX_URL_LINE_BYTES: usize = 64 * 1024;
+
+/// Fetch the robots.txt governing `url`, saying on stderr what the answer means for Googlebot.
+pub(crate) fn fetch(url: &Url, http: &HttpOptions) -> anyhow::Result<RobotsFile> {
+    let runtime = net::runtime()?;
+    let robots = runtime.block_on(fetch_robots(url, http));
+    if url.path() != "/robots.txt" {
+        eprintln!(
+            "note: a robots.txt is valid only at the root of its host: fetched {}",
+            robots.url
+        );
+    }
+    for hop in &robots.hops {
+        eprintln!(
+            "note: {} answered {}, redirecting to {}",
+            hop.url,
+            hop.status,
+            hop.location.as_deref().unwrap_or("?")
+        );
+    }
+    if robots.effect != RobotsEffect::Rules {
+        eprintln!("note: {}: {}", robots.url, robots.effect_reason);
+    }
+    if robots
+        .outcome
+        .as_ref()
+        .is_ok_and(|received| received.body_truncated)
+    {
+        eprintln!(
+            "note: {} is longer than {} bytes; only that much was read (Google reads {GOOGLE_MAX_ROBOTS_BYTES})",
+            robots.url,
+            robots.body().map_or(0, <[u8]>::len)
+        );
+    }
+    Ok(robots)
+}
+
+/// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file.
+pub(crate) fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
+    let context = || format!("cannot read robots.txt file `{file}`");
+    let opened = std::fs::File::open(file).with_context(context)?;
+    let mut body = Vec::new();
+    let wanted = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    opened
+        .take(wanted)
+        .read_to_end(&mut body)
+        .with_context(context)?;
+    let complete = body.len() <= limit;
+    body.truncate(limit);
+    Ok((body, complete))
+}
+
+/// Calls `each` with every non-blank line of `source` (`-` = stdin), one at a time.
+pub(crate) fn for_each_line(
+    source: &PathBuf,
+    mut each: impl FnMut(&str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let reader: Box<dyn BufRead> = if source.as_os_str() == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(source)
+            .with_context(|| format!("cannot read URL list `{}`", source.display()))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut reader = reader;
+    let mut line = Vec::new();
+    for number in 1u64.. {
+        line.clear();
+        let limit = u64::try_from(MAX_URL_LINE_BYTES).unwrap_or(u64::MAX);
+        let read = (&mut reader)
+            .take(limit)
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("cannot read URL list `{}`", source.display()))?;
+        if read == 0 {
+            break;
+        }
+        if read >= MAX_URL_LINE_BYTES && line.last() != Some(&b'\n') {
+            bail!(
+                "line {number} of URL list `{}` is longer than {MAX_URL_LINE_BYTES} bytes",
+                source.display()
+            );
+        }
+        let text = String::from_utf8_lossy(&line);
+        let url = text.trim();
+        if !url.is_empty() {
+            each(url)?;
+        }
+    }
+    Ok(())
+}
