@@ -11,9 +11,9 @@ use std::io::{self, Write};
 pub enum Escape {
     /// `& < > " '` as character references (tera's own).
     Html,
-    /// GitHub-flavoured Markdown: see [`markdown`].
+    /// GitHub-flavoured Markdown: see `markdown` below.
     Markdown,
-    /// One CSV field per value: see [`csv`].
+    /// One CSV field per value: see `csv` below.
     Csv,
     /// No escaping (plain text formats).
     None,
