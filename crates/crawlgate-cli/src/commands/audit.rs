@@ -7,13 +7,12 @@ use crate::demo::Demo;
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::crawl::{Bounds, CrawlEvent};
+use crawlgate::output::report::audit_summary;
 use crawlgate::report::{
-    Baseline, BaselineState, Format, RenderOptions, Renderers, Report, UrlMap, baseline_json,
-    write_reports,
+    Baseline, BaselineState, Format, RenderOptions, Renderers, UrlMap, baseline_json, write_reports,
 };
 use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, ConfigFile, FailOn, Severity};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -22,8 +21,6 @@ use std::time::Instant;
 const DEFAULT_CONFIG: &str = "crawlgate.toml";
 /// Formats written when none is asked for.
 const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
-/// Rules listed in the terminal summary.
-const TOP_RULES: usize = 8;
 
 /// Crawl a site, cross-check robots.txt, sitemaps, meta robots, X-Robots-Tag and canonicals, and
 /// write the reports.
@@ -232,7 +229,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         &args.output_dir,
     )
     .context("cannot write the reports")?;
-    print!("{}", summary(&audit.report, &written));
+    print!("{}", audit_summary(&audit.report, &written));
     Ok(exit::code(exit_status(&audit, args.fail_on)))
 }
 
@@ -393,79 +390,4 @@ fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
         .filter(|f| f.baseline != Some(BaselineState::Known))
         .any(|f| fail_on.fails(f.finding.severity));
     if failing { exit::FINDINGS } else { exit::OK }
-}
-
-/// The terminal summary: what was audited, counts by severity, the top rules, where the reports are.
-fn summary(report: &Report, written: &[PathBuf]) -> String {
-    let summary = &report.summary;
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "crawlgate audited {} for {}: {} pages crawled, {} URLs known",
-        report.target.start_url,
-        report.target.profiles.join(", "),
-        summary.pages_crawled,
-        summary.urls_known
-    );
-    let counts: Vec<String> = Severity::ALL
-        .iter()
-        .map(|severity| {
-            let n = summary.by_severity.get(severity).copied().unwrap_or(0);
-            let plural = if n == 1 || *severity == Severity::Critical {
-                ""
-            } else {
-                "s"
-            };
-            format!("{n} {severity}{plural}")
-        })
-        .collect();
-    let _ = writeln!(text, "{} findings: {}", summary.findings, counts.join(", "));
-    if let Some(baseline) = &summary.baseline {
-        let _ = writeln!(
-            text,
-            "against the baseline: {} new, {} known (only new findings count for --fail-on)",
-            baseline.new, baseline.known
-        );
-    }
-    if summary.suppressed > 0 {
-        let _ = writeln!(
-            text,
-            "{} findings suppressed by the config file",
-            summary.suppressed
-        );
-    }
-    let mut rules: Vec<(&String, &u64)> = summary.by_rule.iter().collect();
-    let severity_of = |id: &str| {
-        report
-            .findings
-            .iter()
-            .filter(|f| f.finding.rule == id)
-            .map(|f| f.finding.severity)
-            .max()
-    };
-    rules.sort_by(|a, b| {
-        severity_of(b.0)
-            .cmp(&severity_of(a.0))
-            .then(b.1.cmp(a.1))
-            .then(a.0.cmp(b.0))
-    });
-    for (rule, count) in rules.iter().take(TOP_RULES) {
-        let severity = severity_of(rule).map_or("", Severity::as_str);
-        let _ = writeln!(text, "  {severity:<8} {rule:<44} {count}");
-    }
-    if rules.len() > TOP_RULES {
-        let _ = writeln!(text, "  … and {} more rules", rules.len() - TOP_RULES);
-    }
-    if summary.interrupted {
-        let _ = writeln!(
-            text,
-            "interrupted: the reports hold what was seen until then (partial)"
-        );
-    }
-    for bound in &summary.bounds_hit {
-        let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
-    }
-    let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-    let _ = writeln!(text, "reports: {}", paths.join(", "));
-    text
 }

@@ -6,6 +6,7 @@ use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::FailOn;
 use crawlgate::diff::compare;
+use crawlgate::output::report::diff_summary;
 use crawlgate::report::{RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -93,7 +94,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
     )
     .context("cannot write the reports")?;
 
-    print!("{}", summary(&report, &written));
+    print!("{}", diff_summary(&report, &written));
     let failing = report
         .findings
         .iter()
@@ -126,42 +127,4 @@ pub(crate) fn read_report(path: &Path) -> Result<Report> {
         );
     }
     Ok(report)
-}
-
-/// The terminal summary: the comparison, the `diff/` findings per rule, the audit rules with new
-/// or fixed findings, where the reports are.
-fn summary(report: &Report, written: &[PathBuf]) -> String {
-    use std::fmt::Write as _;
-    let mut text = String::new();
-    if let Some(diff) = &report.diff {
-        let _ = writeln!(
-            text,
-            "crawlgate compared {} (before) with {} (after): {} pages compared, {} only before, {} \
-             only after",
-            diff.before,
-            diff.after,
-            diff.pages_compared,
-            diff.pages_only_before,
-            diff.pages_only_after
-        );
-        for rule in &diff.url_map {
-            let _ = writeln!(text, "  mapped: {rule}");
-        }
-    }
-    let _ = writeln!(text, "{} changes for the worse", report.summary.findings);
-    for (rule, count) in &report.summary.by_rule {
-        let _ = writeln!(text, "  {rule:<44} {count}");
-    }
-    if let Some(diff) = &report.diff {
-        for change in &diff.rules {
-            let _ = writeln!(
-                text,
-                "  audit rule {:<33} {} new, {} fixed",
-                change.rule, change.new, change.fixed
-            );
-        }
-    }
-    let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-    let _ = writeln!(text, "reports: {}", paths.join(", "));
-    text
 }

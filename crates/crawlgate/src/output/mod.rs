@@ -6,11 +6,12 @@
 //! - [`robots_diff`]: `robots diff` (text, JSON lines, Markdown), streamed;
 //! - [`sitemap`]: `sitemap check` of one document or of an index and its children;
 //! - [`crawl`]: `crawl --jsonl` lines and the crawl summary;
-//! - [`rules`]: `rules` and `explain`.
-//!
-//! The reports of `audit` and `diff` are [`crate::report`]'s renderers.
+//! - [`rules`]: `rules` and `explain`;
+//! - [`report`]: the summaries `audit` and `diff` print once their reports are written (the
+//!   reports themselves are [`crate::report`]'s renderers).
 
 pub mod crawl;
+pub mod report;
 pub mod robots;
 pub mod robots_diff;
 pub mod rules;

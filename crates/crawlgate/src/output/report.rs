@@ -1,0 +1,122 @@
+//! What `crawlgate audit` and `crawlgate diff` print when their reports are written (the
+//! reports themselves are [`crate::report`]'s renderers).
+
+use crawlgate_core::Severity;
+use crawlgate_report::Report;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// Rules listed in the terminal summary.
+const TOP_RULES: usize = 8;
+
+/// The terminal summary: what was audited, counts by severity, the top rules, where the reports are.
+pub fn audit_summary(report: &Report, written: &[PathBuf]) -> String {
+    let summary = &report.summary;
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "crawlgate audited {} for {}: {} pages crawled, {} URLs known",
+        report.target.start_url,
+        report.target.profiles.join(", "),
+        summary.pages_crawled,
+        summary.urls_known
+    );
+    let counts: Vec<String> = Severity::ALL
+        .iter()
+        .map(|severity| {
+            let n = summary.by_severity.get(severity).copied().unwrap_or(0);
+            let plural = if n == 1 || *severity == Severity::Critical {
+                ""
+            } else {
+                "s"
+            };
+            format!("{n} {severity}{plural}")
+        })
+        .collect();
+    let _ = writeln!(text, "{} findings: {}", summary.findings, counts.join(", "));
+    if let Some(baseline) = &summary.baseline {
+        let _ = writeln!(
+            text,
+            "against the baseline: {} new, {} known (only new findings count for --fail-on)",
+            baseline.new, baseline.known
+        );
+    }
+    if summary.suppressed > 0 {
+        let _ = writeln!(
+            text,
+            "{} findings suppressed by the config file",
+            summary.suppressed
+        );
+    }
+    let mut rules: Vec<(&String, &u64)> = summary.by_rule.iter().collect();
+    let severity_of = |id: &str| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.finding.rule == id)
+            .map(|f| f.finding.severity)
+            .max()
+    };
+    rules.sort_by(|a, b| {
+        severity_of(b.0)
+            .cmp(&severity_of(a.0))
+            .then(b.1.cmp(a.1))
+            .then(a.0.cmp(b.0))
+    });
+    for (rule, count) in rules.iter().take(TOP_RULES) {
+        let severity = severity_of(rule).map_or("", Severity::as_str);
+        let _ = writeln!(text, "  {severity:<8} {rule:<44} {count}");
+    }
+    if rules.len() > TOP_RULES {
+        let _ = writeln!(text, "  … and {} more rules", rules.len() - TOP_RULES);
+    }
+    if summary.interrupted {
+        let _ = writeln!(
+            text,
+            "interrupted: the reports hold what was seen until then (partial)"
+        );
+    }
+    for bound in &summary.bounds_hit {
+        let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
+    }
+    let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    let _ = writeln!(text, "reports: {}", paths.join(", "));
+    text
+}
+
+/// The terminal summary: the comparison, the `diff/` findings per rule, the audit rules with new
+/// or fixed findings, where the reports are.
+pub fn diff_summary(report: &Report, written: &[PathBuf]) -> String {
+    let mut text = String::new();
+    if let Some(diff) = &report.diff {
+        let _ = writeln!(
+            text,
+            "crawlgate compared {} (before) with {} (after): {} pages compared, {} only before, {} \
+             only after",
+            diff.before,
+            diff.after,
+            diff.pages_compared,
+            diff.pages_only_before,
+            diff.pages_only_after
+        );
+        for rule in &diff.url_map {
+            let _ = writeln!(text, "  mapped: {rule}");
+        }
+    }
+    let _ = writeln!(text, "{} changes for the worse", report.summary.findings);
+    for (rule, count) in &report.summary.by_rule {
+        let _ = writeln!(text, "  {rule:<44} {count}");
+    }
+    if let Some(diff) = &report.diff {
+        for change in &diff.rules {
+            let _ = writeln!(
+                text,
+                "  audit rule {:<33} {} new, {} fixed",
+                change.rule, change.new, change.fixed
+            );
+        }
+    }
+    let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    let _ = writeln!(text, "reports: {}", paths.join(", "));
+    text
+}
