@@ -120,6 +120,84 @@ pub trait Code: Copy + Eq + Ord + std::hash::Hash + fmt::Debug + Send + Sync + '
     fn from_id(id: &str) -> Option<Self>;
 }
 
+/// Declares a parser's typed [`Code`] enum: each variant with its rule id and default
+/// severity, written once; generates `ALL`, `id()`, `default_severity()`, `from_id()` and the
+/// [`Code`] implementation.
+///
+/// ```
+/// crawlgate_issue::issue_codes! {
+///     /// The rules of an example parser.
+///     pub enum Code {
+///         /// A line that is too long.
+///         LineTooLong = ("example/line-too-long", Notice),
+///         /// A field nobody reads.
+///         UnknownField = ("example/unknown-field", Warning),
+///     }
+/// }
+/// assert_eq!(Code::LineTooLong.id(), "example/line-too-long");
+/// assert_eq!(Code::from_id("example/unknown-field"), Some(Code::UnknownField));
+/// assert_eq!(Code::ALL.len(), 2);
+/// ```
+#[macro_export]
+macro_rules! issue_codes {
+    (
+        $(#[doc = $enum_doc:literal])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[doc = $doc:literal])*
+                $variant:ident = ($id:literal, $severity:ident),
+            )*
+        }
+    ) => {
+        $(#[doc = $enum_doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        $vis enum $name {
+            $(
+                $(#[doc = $doc])*
+                $variant,
+            )*
+        }
+
+        impl $name {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The stable rule id, `family/kebab-name`.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $($name::$variant => $id,)*
+                }
+            }
+
+            /// The severity of this rule's issues unless one case is escalated or softened.
+            pub const fn default_severity(self) -> $crate::Severity {
+                match self {
+                    $($name::$variant => $crate::Severity::$severity,)*
+                }
+            }
+
+            /// The code whose id is `id`, if any.
+            pub fn from_id(id: &str) -> Option<$name> {
+                Self::ALL.iter().copied().find(|code| code.id() == id)
+            }
+        }
+
+        impl $crate::Code for $name {
+            fn id(self) -> &'static str {
+                $name::id(self)
+            }
+
+            fn default_severity(self) -> $crate::Severity {
+                $name::default_severity(self)
+            }
+
+            fn from_id(id: &str) -> Option<$name> {
+                $name::from_id(id)
+            }
+        }
+    };
+}
+
 /// A problem inside one document, located by 1-based line (and column where known), under a
 /// typed [`Code`].
 ///

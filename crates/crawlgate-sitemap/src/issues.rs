@@ -50,169 +50,59 @@ pub(crate) const VIDEO_INVALID: Rule = rule(Code::VideoInvalid);
 pub(crate) const NEWS_INVALID: Rule = rule(Code::NewsInvalid);
 pub(crate) const NEWS_STALE: Rule = rule(Code::NewsStale);
 
-/// The rules this module reports (RULES.md §2.6 and §2.8): one code per rule, its id and default
-/// severity written here and nowhere else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Code {
-    /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
-    NotXml,
-    /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
-    BadRootOrNamespace,
-    /// The body starts with gzip's magic bytes but is not valid, complete gzip.
-    GzipInvalid,
-    /// More than 50,000 entries.
-    TooManyUrls,
-    /// More than 52,428,800 bytes uncompressed.
-    TooLarge,
-    /// No entries.
-    Empty,
-    /// Reading the body failed (an error of the reader handed to the parser).
-    FetchError,
-    /// A safety cap of this tool was hit; the result is partial.
-    LimitsExceeded,
-    /// DOCTYPE/ENTITY declarations, or decompression past the safety cap: not parsed further.
-    UnsafeXml,
-    /// `<loc>` missing, empty, not absolute http(s), longer than 2,048 characters or unescaped.
-    LocInvalid,
-    /// A URL on another scheme, host or port than the sitemap.
-    CrossHostUrl,
-    /// A URL outside the directory of a sitemap that is not at the root.
-    OutOfPathScope,
-    /// An index child on another site or outside the index's directory.
-    IndexChildOutOfScope,
-    /// `<lastmod>` not in a W3C Datetime form.
-    LastmodInvalid,
-    /// `<lastmod>` later than the check time plus one day.
-    LastmodFuture,
-    /// At least 90 % of at least 100 entries share one `<lastmod>`.
-    LastmodUniform,
-    /// `<changefreq>`/`<priority>` present (ignored by Google), or with invalid values.
-    ChangefreqPriority,
-    /// The same URL listed twice.
-    DuplicateUrl,
-    /// An `xhtml:link` hreflang alternate that is invalid or not reciprocated.
-    HreflangInvalid,
-    /// More than 1,000 `image:image` in one `<url>`.
-    ImageLimit,
-    /// A `video:video` missing required fields, or its `content_loc` equal to the page.
-    VideoInvalid,
-    /// A `news:news` missing required fields.
-    NewsInvalid,
-    /// A `news:publication_date` older than two days.
-    NewsStale,
-    /// An index whose children lead back to it (reported by whoever follows the index: the
-    /// crawler, `sitemap check`).
-    Cycle,
-}
-
-impl Code {
-    /// Every code, in RULES.md order.
-    pub const ALL: [Code; 24] = [
-        Code::NotXml,
-        Code::BadRootOrNamespace,
-        Code::GzipInvalid,
-        Code::TooManyUrls,
-        Code::TooLarge,
-        Code::Empty,
-        Code::FetchError,
-        Code::LimitsExceeded,
-        Code::UnsafeXml,
-        Code::LocInvalid,
-        Code::CrossHostUrl,
-        Code::OutOfPathScope,
-        Code::IndexChildOutOfScope,
-        Code::LastmodInvalid,
-        Code::LastmodFuture,
-        Code::LastmodUniform,
-        Code::ChangefreqPriority,
-        Code::DuplicateUrl,
-        Code::HreflangInvalid,
-        Code::ImageLimit,
-        Code::VideoInvalid,
-        Code::NewsInvalid,
-        Code::NewsStale,
-        Code::Cycle,
-    ];
-
-    /// The stable rule id, `sitemap/kebab-name`.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Code::NotXml => "sitemap/not-xml",
-            Code::BadRootOrNamespace => "sitemap/bad-root-or-namespace",
-            Code::GzipInvalid => "sitemap/gzip-invalid",
-            Code::TooManyUrls => "sitemap/too-many-urls",
-            Code::TooLarge => "sitemap/too-large",
-            Code::Empty => "sitemap/empty",
-            Code::FetchError => "sitemap/fetch-error",
-            Code::LimitsExceeded => "sitemap/limits-exceeded",
-            Code::UnsafeXml => "sitemap/unsafe-xml",
-            Code::LocInvalid => "sitemap/loc-invalid",
-            Code::CrossHostUrl => "sitemap/cross-host-url",
-            Code::OutOfPathScope => "sitemap/out-of-path-scope",
-            Code::IndexChildOutOfScope => "sitemap/index-child-out-of-scope",
-            Code::LastmodInvalid => "sitemap/lastmod-invalid",
-            Code::LastmodFuture => "sitemap/lastmod-future",
-            Code::LastmodUniform => "sitemap/lastmod-uniform",
-            Code::ChangefreqPriority => "sitemap/changefreq-priority",
-            Code::DuplicateUrl => "sitemap/duplicate-url",
-            Code::HreflangInvalid => "sitemap/hreflang-invalid",
-            Code::ImageLimit => "sitemap/image-limit",
-            Code::VideoInvalid => "sitemap/video-invalid",
-            Code::NewsInvalid => "sitemap/news-invalid",
-            Code::NewsStale => "sitemap/news-stale",
-            Code::Cycle => "sitemap/cycle",
-        }
-    }
-
-    /// The severity of this rule's issues unless one case is escalated or softened.
-    // One arm per code: the table reads as the catalogue does.
-    #[allow(clippy::match_same_arms)]
-    pub const fn default_severity(self) -> Severity {
-        match self {
-            Code::NotXml => Severity::Error,
-            Code::BadRootOrNamespace => Severity::Warning,
-            Code::GzipInvalid => Severity::Error,
-            Code::TooManyUrls => Severity::Error,
-            Code::TooLarge => Severity::Error,
-            Code::Empty => Severity::Warning,
-            Code::FetchError => Severity::Error,
-            Code::LimitsExceeded => Severity::Warning,
-            Code::UnsafeXml => Severity::Error,
-            Code::LocInvalid => Severity::Error,
-            Code::CrossHostUrl => Severity::Error,
-            Code::OutOfPathScope => Severity::Warning,
-            Code::IndexChildOutOfScope => Severity::Warning,
-            Code::LastmodInvalid => Severity::Warning,
-            Code::LastmodFuture => Severity::Warning,
-            Code::LastmodUniform => Severity::Notice,
-            Code::ChangefreqPriority => Severity::Notice,
-            Code::DuplicateUrl => Severity::Notice,
-            Code::HreflangInvalid => Severity::Error,
-            Code::ImageLimit => Severity::Error,
-            Code::VideoInvalid => Severity::Error,
-            Code::NewsInvalid => Severity::Error,
-            Code::NewsStale => Severity::Warning,
-            Code::Cycle => Severity::Error,
-        }
-    }
-
-    /// The code whose id is `id`, if any.
-    pub fn from_id(id: &str) -> Option<Code> {
-        Code::ALL.into_iter().find(|code| code.id() == id)
-    }
-}
-
-impl crawlgate_issue::Code for Code {
-    fn id(self) -> &'static str {
-        Code::id(self)
-    }
-
-    fn default_severity(self) -> Severity {
-        Code::default_severity(self)
-    }
-
-    fn from_id(id: &str) -> Option<Code> {
-        Code::from_id(id)
+crawlgate_issue::issue_codes! {
+    /// The rules this module reports (RULES.md §2.6 and §2.8): one code per rule, its id and default
+    /// severity written here and nowhere else.
+    pub enum Code {
+        /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
+        NotXml = ("sitemap/not-xml", Error),
+        /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
+        BadRootOrNamespace = ("sitemap/bad-root-or-namespace", Warning),
+        /// The body starts with gzip's magic bytes but is not valid, complete gzip.
+        GzipInvalid = ("sitemap/gzip-invalid", Error),
+        /// More than 50,000 entries.
+        TooManyUrls = ("sitemap/too-many-urls", Error),
+        /// More than 52,428,800 bytes uncompressed.
+        TooLarge = ("sitemap/too-large", Error),
+        /// No entries.
+        Empty = ("sitemap/empty", Warning),
+        /// Reading the body failed (an error of the reader handed to the parser).
+        FetchError = ("sitemap/fetch-error", Error),
+        /// A safety cap of this tool was hit; the result is partial.
+        LimitsExceeded = ("sitemap/limits-exceeded", Warning),
+        /// DOCTYPE/ENTITY declarations, or decompression past the safety cap: not parsed further.
+        UnsafeXml = ("sitemap/unsafe-xml", Error),
+        /// `<loc>` missing, empty, not absolute http(s), longer than 2,048 characters or unescaped.
+        LocInvalid = ("sitemap/loc-invalid", Error),
+        /// A URL on another scheme, host or port than the sitemap.
+        CrossHostUrl = ("sitemap/cross-host-url", Error),
+        /// A URL outside the directory of a sitemap that is not at the root.
+        OutOfPathScope = ("sitemap/out-of-path-scope", Warning),
+        /// An index child on another site or outside the index's directory.
+        IndexChildOutOfScope = ("sitemap/index-child-out-of-scope", Warning),
+        /// `<lastmod>` not in a W3C Datetime form.
+        LastmodInvalid = ("sitemap/lastmod-invalid", Warning),
+        /// `<lastmod>` later than the check time plus one day.
+        LastmodFuture = ("sitemap/lastmod-future", Warning),
+        /// At least 90 % of at least 100 entries share one `<lastmod>`.
+        LastmodUniform = ("sitemap/lastmod-uniform", Notice),
+        /// `<changefreq>`/`<priority>` present (ignored by Google), or with invalid values.
+        ChangefreqPriority = ("sitemap/changefreq-priority", Notice),
+        /// The same URL listed twice.
+        DuplicateUrl = ("sitemap/duplicate-url", Notice),
+        /// An `xhtml:link` hreflang alternate that is invalid or not reciprocated.
+        HreflangInvalid = ("sitemap/hreflang-invalid", Error),
+        /// More than 1,000 `image:image` in one `<url>`.
+        ImageLimit = ("sitemap/image-limit", Error),
+        /// A `video:video` missing required fields, or its `content_loc` equal to the page.
+        VideoInvalid = ("sitemap/video-invalid", Error),
+        /// A `news:news` missing required fields.
+        NewsInvalid = ("sitemap/news-invalid", Error),
+        /// A `news:publication_date` older than two days.
+        NewsStale = ("sitemap/news-stale", Warning),
+        /// An index whose children lead back to it (reported by whoever follows the index: the
+        /// crawler, `sitemap check`).
+        Cycle = ("sitemap/cycle", Error),
     }
 }
 

@@ -11,148 +11,50 @@ mod lines;
 use super::RobotsTxt;
 use crate::{Issue, Severity};
 
-/// The rules this module reports (RULES.md §2.1): one code per rule, its id and default severity
-/// written here and nowhere else.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Code {
-    /// A field Google ignores (`Crawl-delay`, `Host`, `Clean-param`, …).
-    UnsupportedField,
-    /// A `Noindex:` line, which Google has not read since 2019.
-    NoindexField,
-    /// A field read only thanks to Google's typo tolerance.
-    TypoField,
-    /// An `Allow`/`Disallow` before any `User-agent`.
-    RuleOutsideGroup,
-    /// A `User-agent:` with no token.
-    EmptyUserAgent,
-    /// A line that is no field at all.
-    LineUnparseable,
-    /// A line past Google's line-length limit.
-    LineTooLong,
-    /// A path pattern that starts with neither `/` nor `*`.
-    PatternNotRooted,
-    /// A `$` that is not the pattern's last character.
-    DollarNotLast,
-    /// An `Allow:` or `Disallow:` with no pattern.
-    EmptyRule,
-    /// A `Sitemap:` value that is no absolute URL.
-    SitemapUrlInvalid,
-    /// No `Sitemap:` line.
-    NoSitemapField,
-    /// A UTF-8 byte order mark.
-    Bom,
-    /// Bytes that are not UTF-8.
-    NotUtf8,
-    /// A file past Google's 500 KiB read limit.
-    Oversize,
-    /// An HTML page served as robots.txt.
-    ServedAsHtml,
-    /// `Disallow: /` for an audited crawler or `*`.
-    DisallowAll,
-    /// A crawler's own group that silently drops the `*` rules.
-    GroupShadowsGlobal,
-    /// Several groups for one crawler (Google merges them).
-    DuplicateGroups,
-    /// A path that advertises an admin, backup or private area.
-    SensitivePathDisclosed,
-}
-
-impl Code {
-    /// Every code, in RULES.md order.
-    pub const ALL: [Code; 20] = [
-        Code::UnsupportedField,
-        Code::NoindexField,
-        Code::TypoField,
-        Code::RuleOutsideGroup,
-        Code::EmptyUserAgent,
-        Code::LineUnparseable,
-        Code::LineTooLong,
-        Code::PatternNotRooted,
-        Code::DollarNotLast,
-        Code::EmptyRule,
-        Code::SitemapUrlInvalid,
-        Code::NoSitemapField,
-        Code::Bom,
-        Code::NotUtf8,
-        Code::Oversize,
-        Code::ServedAsHtml,
-        Code::DisallowAll,
-        Code::GroupShadowsGlobal,
-        Code::DuplicateGroups,
-        Code::SensitivePathDisclosed,
-    ];
-
-    /// The stable rule id, `robots/kebab-name`.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Code::UnsupportedField => "robots/unsupported-field",
-            Code::NoindexField => "robots/noindex-field",
-            Code::TypoField => "robots/typo-field",
-            Code::RuleOutsideGroup => "robots/rule-outside-group",
-            Code::EmptyUserAgent => "robots/empty-user-agent",
-            Code::LineUnparseable => "robots/line-unparseable",
-            Code::LineTooLong => "robots/line-too-long",
-            Code::PatternNotRooted => "robots/pattern-not-rooted",
-            Code::DollarNotLast => "robots/dollar-not-last",
-            Code::EmptyRule => "robots/empty-rule",
-            Code::SitemapUrlInvalid => "robots/sitemap-url-invalid",
-            Code::NoSitemapField => "robots/no-sitemap-field",
-            Code::Bom => "robots/bom",
-            Code::NotUtf8 => "robots/not-utf8",
-            Code::Oversize => "robots/oversize",
-            Code::ServedAsHtml => "robots/served-as-html",
-            Code::DisallowAll => "robots/disallow-all",
-            Code::GroupShadowsGlobal => "robots/group-shadows-global",
-            Code::DuplicateGroups => "robots/duplicate-groups",
-            Code::SensitivePathDisclosed => "robots/sensitive-path-disclosed",
-        }
-    }
-
-    /// The severity of this rule's issues unless one case is escalated or softened.
-    // One arm per code: the table reads as the catalogue does.
-    #[allow(clippy::match_same_arms)]
-    pub const fn default_severity(self) -> Severity {
-        match self {
-            Code::UnsupportedField => Severity::Notice,
-            Code::NoindexField => Severity::Warning,
-            Code::TypoField => Severity::Warning,
-            Code::RuleOutsideGroup => Severity::Warning,
-            Code::EmptyUserAgent => Severity::Warning,
-            Code::LineUnparseable => Severity::Warning,
-            Code::LineTooLong => Severity::Notice,
-            Code::PatternNotRooted => Severity::Warning,
-            Code::DollarNotLast => Severity::Warning,
-            Code::EmptyRule => Severity::Notice,
-            Code::SitemapUrlInvalid => Severity::Error,
-            Code::NoSitemapField => Severity::Notice,
-            Code::Bom => Severity::Notice,
-            Code::NotUtf8 => Severity::Warning,
-            Code::Oversize => Severity::Warning,
-            Code::ServedAsHtml => Severity::Warning,
-            Code::DisallowAll => Severity::Critical,
-            Code::GroupShadowsGlobal => Severity::Warning,
-            Code::DuplicateGroups => Severity::Notice,
-            Code::SensitivePathDisclosed => Severity::Warning,
-        }
-    }
-
-    /// The code whose id is `id`, if any.
-    pub fn from_id(id: &str) -> Option<Code> {
-        Code::ALL.into_iter().find(|code| code.id() == id)
-    }
-}
-
-impl crawlgate_issue::Code for Code {
-    fn id(self) -> &'static str {
-        Code::id(self)
-    }
-
-    fn default_severity(self) -> Severity {
-        Code::default_severity(self)
-    }
-
-    fn from_id(id: &str) -> Option<Code> {
-        Code::from_id(id)
+crawlgate_issue::issue_codes! {
+    /// The rules this module reports (RULES.md §2.1): one code per rule, its id and default severity
+    /// written here and nowhere else.
+    pub enum Code {
+        /// A field Google ignores (`Crawl-delay`, `Host`, `Clean-param`, …).
+        UnsupportedField = ("robots/unsupported-field", Notice),
+        /// A `Noindex:` line, which Google has not read since 2019.
+        NoindexField = ("robots/noindex-field", Warning),
+        /// A field read only thanks to Google's typo tolerance.
+        TypoField = ("robots/typo-field", Warning),
+        /// An `Allow`/`Disallow` before any `User-agent`.
+        RuleOutsideGroup = ("robots/rule-outside-group", Warning),
+        /// A `User-agent:` with no token.
+        EmptyUserAgent = ("robots/empty-user-agent", Warning),
+        /// A line that is no field at all.
+        LineUnparseable = ("robots/line-unparseable", Warning),
+        /// A line past Google's line-length limit.
+        LineTooLong = ("robots/line-too-long", Notice),
+        /// A path pattern that starts with neither `/` nor `*`.
+        PatternNotRooted = ("robots/pattern-not-rooted", Warning),
+        /// A `$` that is not the pattern's last character.
+        DollarNotLast = ("robots/dollar-not-last", Warning),
+        /// An `Allow:` or `Disallow:` with no pattern.
+        EmptyRule = ("robots/empty-rule", Notice),
+        /// A `Sitemap:` value that is no absolute URL.
+        SitemapUrlInvalid = ("robots/sitemap-url-invalid", Error),
+        /// No `Sitemap:` line.
+        NoSitemapField = ("robots/no-sitemap-field", Notice),
+        /// A UTF-8 byte order mark.
+        Bom = ("robots/bom", Notice),
+        /// Bytes that are not UTF-8.
+        NotUtf8 = ("robots/not-utf8", Warning),
+        /// A file past Google's 500 KiB read limit.
+        Oversize = ("robots/oversize", Warning),
+        /// An HTML page served as robots.txt.
+        ServedAsHtml = ("robots/served-as-html", Warning),
+        /// `Disallow: /` for an audited crawler or `*`.
+        DisallowAll = ("robots/disallow-all", Critical),
+        /// A crawler's own group that silently drops the `*` rules.
+        GroupShadowsGlobal = ("robots/group-shadows-global", Warning),
+        /// Several groups for one crawler (Google merges them).
+        DuplicateGroups = ("robots/duplicate-groups", Notice),
+        /// A path that advertises an admin, backup or private area.
+        SensitivePathDisclosed = ("robots/sensitive-path-disclosed", Warning),
     }
 }
 

@@ -57,8 +57,7 @@ pub fn write_verdict(
             directive: rule.map(|rule| rule.directive.as_str()),
             pattern: rule.map(|rule| rule.pattern.as_str()),
         };
-        serde_json::to_writer(&mut *out, &record)?;
-        writeln!(out)
+        write_json_line(&record, out)
     } else {
         let verdict = if allowed { "allowed" } else { "disallowed" };
         match rule {
@@ -90,8 +89,7 @@ pub fn write_disallowed_by_fetch(
             directive: None,
             pattern: None,
         };
-        serde_json::to_writer(&mut *out, &record)?;
-        writeln!(out)
+        write_json_line(&record, out)
     } else {
         writeln!(out, "disallowed\t{url}\t{reason}")
     }
@@ -162,10 +160,15 @@ fn write_lint_line(
             rule,
             message,
         };
-        serde_json::to_writer(&mut *out, &record)?;
-        writeln!(out)
+        write_json_line(&record, out)
     } else {
         let at = line.map_or_else(|| name.to_owned(), |line| format!("{name}:{line}"));
         writeln!(out, "{at}: {severity}[{rule}]: {message}")
     }
+}
+
+/// `value` as one line of JSON.
+fn write_json_line(value: &impl Serialize, out: &mut impl Write) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, value)?;
+    writeln!(out)
 }
