@@ -5,9 +5,12 @@ use crawlgate_core::site::{
     Bound, NotFetchedReason, ReferenceKind, ResourceState, RobotsEffect, Site, SitemapSource,
     SitemapState,
 };
+use crawlgate_test_support::sitemap::{sitemap_index, urlset};
 use url::Url;
 
 const ROOT: &str = "http://site.test/";
+/// [`ROOT`]'s origin, for the sitemaps listing its paths.
+const ORIGIN: &str = "http://site.test";
 
 fn html(body: &str) -> CannedResponse {
     CannedResponse::ok("text/html; charset=utf-8", body)
@@ -35,26 +38,6 @@ fn url(path: &str) -> Url {
 
 fn config() -> CrawlConfig {
     CrawlConfig::new(url("/"), "2026-06-01T00:00:00Z".parse().unwrap())
-}
-
-fn urlset(paths: &[&str]) -> String {
-    let entries: String = paths
-        .iter()
-        .map(|p| ["  <url><loc>", url(p).as_str(), "</loc></url>\n"].concat())
-        .collect();
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{entries}</urlset>\n"
-    )
-}
-
-fn index(paths: &[&str]) -> String {
-    let entries: String = paths
-        .iter()
-        .map(|p| ["  <sitemap><loc>", url(p).as_str(), "</loc></sitemap>\n"].concat())
-        .collect();
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{entries}</sitemapindex>\n"
-    )
 }
 
 fn state<'a>(site: &'a Site, path: &str) -> &'a ResourceState {
@@ -89,7 +72,7 @@ fn small_site() -> OfflineSite {
         .with("http://site.test/old", redirect("/new"))
         .with("http://site.test/new", html("<html><body>new</body></html>"))
         .with("http://site.test/orphan", html("<html><body>orphan</body></html>"))
-        .with("http://site.test/sitemap.xml", xml(&urlset(&["/a", "/orphan"])))
+        .with("http://site.test/sitemap.xml", xml(&urlset(ORIGIN, ["/a", "/orphan"])))
         .with("http://site.test/style.css", CannedResponse::ok("text/css", "body{}"))
 }
 
@@ -258,9 +241,12 @@ fn sitemap_index_loops_are_cycles_read_once() {
         .with(ROOT, html("home"))
         .with(
             "http://site.test/index.xml",
-            xml(&index(&["/index.xml", "/child.xml"])),
+            xml(&sitemap_index(ORIGIN, ["/index.xml", "/child.xml"])),
         )
-        .with("http://site.test/child.xml", xml(&index(&["/index.xml"])))
+        .with(
+            "http://site.test/child.xml",
+            xml(&sitemap_index(ORIGIN, ["/index.xml"])),
+        )
         .crawl(config())
         .unwrap();
     let named: Vec<(String, String)> = site
@@ -284,7 +270,7 @@ fn sitemap_index_loops_are_cycles_read_once() {
 fn the_sitemap_probe_is_kept_only_when_it_finds_a_sitemap() {
     let found = OfflineSite::default()
         .with(ROOT, html("home"))
-        .with("http://site.test/sitemap.xml", xml(&urlset(&["/"])))
+        .with("http://site.test/sitemap.xml", xml(&urlset(ORIGIN, ["/"])))
         .crawl(config())
         .unwrap();
     assert_eq!(found.sitemaps.len(), 1);
@@ -510,7 +496,7 @@ fn an_allowed_host_linked_from_a_page_has_its_robots_txt_fetched_then_is_crawled
 
 #[test]
 fn a_sitemap_cut_at_the_byte_cap_is_reported_as_read_partially() {
-    let mut body = urlset(&["/a"]);
+    let mut body = urlset(ORIGIN, ["/a"]);
     body.push_str(&" ".repeat(5_000));
     let site = small_site().with("http://site.test/sitemap.xml", xml(&body));
     let mut config = config();

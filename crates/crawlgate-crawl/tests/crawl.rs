@@ -7,8 +7,9 @@ use crawlgate_core::crawl::{CrawlError, CrawlEvent, RequestKind};
 use crawlgate_core::site::{Bound, FailureKind, NotFetchedReason, ResourceState};
 use crawlgate_crawl::{HttpOptions, StopHandle, crawl};
 use crawlgate_serve::{Route, ServedSite};
+use crawlgate_test_support::html::page;
 use std::time::Duration;
-use support::{config, http, page, resource, run, run_with_stop, serve, status};
+use support::{config, http, resource, run, run_with_stop, serve, status};
 use url::Url;
 
 /// A chain of pages: `/` → `/1` → `/2` → … → `/{n}`.

@@ -5,15 +5,12 @@ mod support;
 use crawlgate_core::site::{FailureKind, ReferenceKind, ResourceKind, ResourceState, RobotsEffect};
 use crawlgate_crawl::HttpOptions;
 use crawlgate_serve::{ServedSite, SiteServer};
+use crawlgate_test_support::served;
 use std::time::Duration;
 use support::{config, http, resource, run, status};
 
 fn crawl_basic() -> ServedSite {
-    ServedSite::from_dir(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../fixtures/sites/crawl-basic"
-    ))
-    .unwrap()
+    served::fixture_site("crawl-basic")
 }
 
 #[tokio::test]

@@ -5,8 +5,9 @@ mod support;
 
 use crawlgate_crawl::{ClientError, Fetcher, HttpOptions, ResolveError};
 use crawlgate_serve::{HostNames, ServedSite, SiteGroup};
+use crawlgate_test_support::html::page;
 use std::net::SocketAddr;
-use support::{config, http, page, run, serve, status};
+use support::{config, http, run, serve, status};
 use url::Url;
 
 const MIB: u64 = 1024 * 1024;

@@ -6,8 +6,9 @@ mod support;
 use crawlgate_core::site::{FailureKind, ResourceState, RobotsEffect};
 use crawlgate_crawl::{HttpOptions, fetch_robots};
 use crawlgate_serve::{Route, ServedSite};
+use crawlgate_test_support::html::page;
 use std::time::Duration;
-use support::{config, http, page, resource, run, serve};
+use support::{config, http, resource, run, serve};
 
 const RULES: &str = "User-agent: *\nDisallow: /private/\n";
 

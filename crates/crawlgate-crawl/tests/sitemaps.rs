@@ -6,28 +6,10 @@ mod support;
 use crawlgate_core::site::{SitemapSource, SitemapState};
 use crawlgate_crawl::{SitemapLimits, SitemapSkip, SitemapStep, fetch_sitemaps};
 use crawlgate_serve::{Route, ServedSite};
-use support::{config, http, page, resource, run, serve, status};
+use crawlgate_test_support::html::page;
+use crawlgate_test_support::sitemap::{ORIGIN, sitemap_index, urlset};
+use support::{config, http, resource, run, serve, status};
 use url::Url;
-
-fn urlset(paths: &[&str]) -> String {
-    let entries: String = paths
-        .iter()
-        .map(|p| ["  <url><loc>{{origin}}", p, "</loc></url>\n"].concat())
-        .collect();
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{entries}</urlset>\n"
-    )
-}
-
-fn index(paths: &[&str]) -> String {
-    let entries: String = paths
-        .iter()
-        .map(|p| ["  <sitemap><loc>{{origin}}", p, "</loc></sitemap>\n"].concat())
-        .collect();
-    format!(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n{entries}</sitemapindex>\n"
-    )
-}
 
 /// A site whose index names itself, a loop back, a gzip file, an HTTP-compressed child, a 404
 /// and an oversize child.
@@ -51,20 +33,26 @@ fn sitemap_site() -> ServedSite {
         .file("index.html", page(&[]))
         .file(
             "sitemap_index.xml",
-            index(&[
-                "/sitemap_index.xml",
-                "/loop.xml",
-                "/pages.xml.gz",
-                "/compressed.xml",
-                "/missing.xml",
-                "/big.xml",
-            ]),
+            sitemap_index(
+                ORIGIN,
+                [
+                    "/sitemap_index.xml",
+                    "/loop.xml",
+                    "/pages.xml.gz",
+                    "/compressed.xml",
+                    "/missing.xml",
+                    "/big.xml",
+                ],
+            ),
         )
-        .file("loop.xml", index(&["/sitemap_index.xml", "/plain.xml"]))
-        .file("plain.xml", urlset(&["/from-plain"]))
-        .file("pages-gz.xml", urlset(&["/from-gz"]))
-        .file("compressed.xml", urlset(&["/from-compressed"]))
-        .file("big.xml", urlset(&["/from-big"]))
+        .file(
+            "loop.xml",
+            sitemap_index(ORIGIN, ["/sitemap_index.xml", "/plain.xml"]),
+        )
+        .file("plain.xml", urlset(ORIGIN, ["/from-plain"]))
+        .file("pages-gz.xml", urlset(ORIGIN, ["/from-gz"]))
+        .file("compressed.xml", urlset(ORIGIN, ["/from-compressed"]))
+        .file("big.xml", urlset(ORIGIN, ["/from-big"]))
         .file("from-plain", page(&[]))
         .file("from-gz", page(&[]))
         .file("from-compressed", page(&[]))
@@ -170,8 +158,8 @@ async fn configured_sitemaps_and_the_probe_are_read_and_labelled() {
     let server = serve(
         ServedSite::new()
             .file("index.html", page(&[]))
-            .file("sitemap.xml", urlset(&["/probed"]))
-            .file("extra.xml", urlset(&["/configured"]))
+            .file("sitemap.xml", urlset(ORIGIN, ["/probed"]))
+            .file("extra.xml", urlset(ORIGIN, ["/configured"]))
             .file("probed", page(&[]))
             .file("configured", page(&[])),
     )
@@ -196,7 +184,7 @@ async fn configured_sitemaps_and_the_probe_are_read_and_labelled() {
     let server = serve(
         ServedSite::new()
             .file("index.html", page(&[]))
-            .file("sitemap.xml", urlset(&["/probed"])),
+            .file("sitemap.xml", urlset(ORIGIN, ["/probed"])),
     )
     .await;
     no_probe.start_url = server.url("/");
@@ -300,7 +288,7 @@ async fn a_child_redirecting_to_its_index_is_a_cycle_on_the_final_url() {
                 "User-agent: *\nAllow: /\nSitemap: {{origin}}/r-index.xml\n",
             )
             .file("index.html", page(&[]))
-            .file("r-index.xml", index(&["/moved.xml"]))
+            .file("r-index.xml", sitemap_index(ORIGIN, ["/moved.xml"]))
             .route(Route::redirect("/moved.xml", 301, "/r-index.xml")),
     )
     .await;

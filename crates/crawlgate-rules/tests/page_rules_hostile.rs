@@ -2,10 +2,10 @@
 //! and alternates on one page. Every rule must finish, and every finding must stay readable:
 //! messages and evidence are capped however much the page repeats itself.
 
+use crawlgate_core::Site;
 use crawlgate_core::crawl::{CannedResponse, CrawlConfig, OfflineSite};
-use crawlgate_core::rule::Findings;
-use crawlgate_core::{Finding, Site};
 use crawlgate_rules::RULES;
+use crawlgate_test_support::fixture;
 use std::fmt::Write as _;
 
 /// Evidence items one finding may carry: 20 quoted sources plus a few facts around them.
@@ -88,8 +88,7 @@ fn findings_stay_bounded_on_a_page_that_repeats_everything() {
         if family != "directives" && family != "canonical" {
             continue;
         }
-        let mut findings: Vec<Finding> = Vec::new();
-        rule.check(&site, &mut Findings::new(rule.meta(), None, &mut findings));
+        let findings = fixture::run(*rule, &site);
         for finding in &findings {
             assert!(
                 !finding.evidence.is_empty() && finding.evidence.len() <= MAX_EVIDENCE,

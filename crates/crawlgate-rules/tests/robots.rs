@@ -2,8 +2,6 @@
 //! `fixtures/rules/robots/<name>/` (each snapshot-tested and checked for its point), every robots
 //! rule over every robots fixture, and the real robots.txt files of `fixtures/corpus/robots/`.
 
-mod support;
-
 use crawlgate_core::crawl::{
     BodyPart, CannedResponse, CrawlConfig, OfflineSite, Request, Response, run_offline,
 };
@@ -11,8 +9,9 @@ use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{FailureKind, Received};
 use crawlgate_core::{Evidence, Finding, Rule, Severity, Site};
 use crawlgate_rules::RULES;
+use crawlgate_test_support::fixture;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A further fixture: the rule, the file's name, and what must hold of the findings.
 struct Case {
@@ -140,9 +139,9 @@ fn robots_rules() -> impl Iterator<Item = &'static dyn Rule> {
 #[test]
 fn further_cases_hold_and_are_snapshot_tested() {
     for case in CASES {
-        let path = support::fixture_dir(case.rule).join(format!("{}.toml", case.file));
-        let site = support::load_site(&path).unwrap_or_else(|e| panic!("{e}"));
-        let findings = support::run(rule(case.rule), &site);
+        let path = fixture::rule_dir(case.rule).join(format!("{}.toml", case.file));
+        let site = fixture::load_site(&path).unwrap_or_else(|e| panic!("{e}"));
+        let findings = fixture::run(rule(case.rule), &site);
         (case.check)(&findings);
         let name = format!("{}__{}", case.rule.replace('/', "__"), case.file);
         insta::assert_json_snapshot!(name, findings);
@@ -151,7 +150,7 @@ fn further_cases_hold_and_are_snapshot_tested() {
 
 /// Every fixture of the family: `fires`, `clean` and the further cases.
 fn family_fixtures() -> Vec<PathBuf> {
-    let root = support::fixture_dir("robots");
+    let root = crawlgate_test_support::fixtures_dir().join("rules/robots");
     let mut files = Vec::new();
     for dir in std::fs::read_dir(&root).expect("fixtures/rules/robots") {
         let dir = dir.expect("entry").path();
@@ -167,7 +166,7 @@ fn family_fixtures() -> Vec<PathBuf> {
 fn every_further_fixture_is_a_listed_case() {
     let listed: BTreeSet<PathBuf> = CASES
         .iter()
-        .map(|case| support::fixture_dir(case.rule).join(format!("{}.toml", case.file)))
+        .map(|case| fixture::rule_dir(case.rule).join(format!("{}.toml", case.file)))
         .collect();
     for path in family_fixtures() {
         let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
@@ -196,9 +195,9 @@ fn assert_well_formed(findings: &[Finding], context: &str) {
 #[test]
 fn every_robots_rule_on_every_robots_fixture_gives_well_formed_findings() {
     for path in family_fixtures() {
-        let site = support::load_site(&path).unwrap_or_else(|e| panic!("{e}"));
+        let site = fixture::load_site(&path).unwrap_or_else(|e| panic!("{e}"));
         for rule in robots_rules() {
-            let findings = support::run(rule, &site);
+            let findings = fixture::run(rule, &site);
             assert_well_formed(
                 &findings,
                 &format!("{} on {}", rule.meta().id, path.display()),
@@ -245,7 +244,7 @@ const ONCE_PER_FILE: [&str; 4] = [
 ];
 
 fn findings_of(site: &Site, id: &str) -> Vec<Finding> {
-    support::run(rule(id), site)
+    fixture::run(rule(id), site)
 }
 
 #[test]
@@ -272,7 +271,7 @@ struct CorpusFile {
 }
 
 fn corpus() -> Vec<CorpusFile> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/corpus/robots");
+    let dir = crawlgate_test_support::fixtures_dir().join("corpus/robots");
     let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("MANIFEST.tsv");
     manifest
         .lines()
@@ -304,7 +303,7 @@ fn real_robots_files_give_well_formed_findings_and_the_body_facts_the_manifest_l
         let site = site_with_robots(&entry.body);
         let mut fired = BTreeSet::new();
         for rule in robots_rules() {
-            let findings = support::run(rule, &site);
+            let findings = fixture::run(rule, &site);
             assert_well_formed(&findings, &format!("{} on {}", rule.meta().id, entry.file));
             if ONCE_PER_FILE.contains(&rule.meta().id) {
                 assert!(findings.len() <= 1, "{}: {findings:#?}", entry.file);

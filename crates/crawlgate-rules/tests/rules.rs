@@ -1,9 +1,8 @@
 //! Every rule fires on its `fires.toml` mini-site (findings snapshot-tested) and stays quiet on its
 //! `clean.toml`; plus the meta-tests of the rule catalogue.
 
-mod support;
-
 use crawlgate_rules::{RULES, rules_markdown};
+use crawlgate_test_support::fixture;
 use std::collections::BTreeSet;
 
 #[test]
@@ -11,11 +10,11 @@ fn every_rule_fires_on_its_fixture_and_stays_quiet_on_its_clean_site() {
     let mut failures = Vec::new();
     for rule in RULES {
         let id = rule.meta().id;
-        let dir = support::fixture_dir(id);
-        match support::load_site(&dir.join("fires.toml")) {
+        let dir = fixture::rule_dir(id);
+        match fixture::load_site(&dir.join("fires.toml")) {
             Err(e) => failures.push(format!("{id}: fires.toml: {e}")),
             Ok(site) => {
-                let findings = support::run(*rule, &site);
+                let findings = fixture::run(*rule, &site);
                 if findings.is_empty() {
                     failures.push(format!("{id}: no finding on fires.toml"));
                 }
@@ -25,10 +24,10 @@ fn every_rule_fires_on_its_fixture_and_stays_quiet_on_its_clean_site() {
                 insta::assert_json_snapshot!(id.replace('/', "__"), findings);
             }
         }
-        match support::load_site(&dir.join("clean.toml")) {
+        match fixture::load_site(&dir.join("clean.toml")) {
             Err(e) => failures.push(format!("{id}: clean.toml: {e}")),
             Ok(site) => {
-                let findings = support::run(*rule, &site);
+                let findings = fixture::run(*rule, &site);
                 if !findings.is_empty() {
                     failures.push(format!("{id}: findings on clean.toml: {findings:#?}"));
                 }

@@ -1,16 +1,15 @@
 //! Sitemap rules on the cases their `fires.toml` / `clean.toml` pair does not show, kept beside
 //! them as `fires-<case>.toml` / `clean-<case>.toml`.
 
-mod support;
-
 use crawlgate_core::{Evidence, Finding, Severity};
+use crawlgate_test_support::fixture;
 
 /// Run `rule_id` on the fixture `file` of the rule `fixture_of`.
 fn run_on(rule_id: &str, fixture_of: &str, file: &str) -> Vec<Finding> {
     let rule = crawlgate_rules::find(rule_id).expect("a built-in rule");
-    let path = support::fixture_dir(fixture_of).join(format!("{file}.toml"));
-    let site = support::load_site(&path).unwrap_or_else(|e| panic!("{e}"));
-    support::run(rule, &site)
+    let path = fixture::rule_dir(fixture_of).join(format!("{file}.toml"));
+    let site = fixture::load_site(&path).unwrap_or_else(|e| panic!("{e}"));
+    fixture::run(rule, &site)
 }
 
 /// Run `rule_id` on one of its own fixtures.

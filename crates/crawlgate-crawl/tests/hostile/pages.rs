@@ -3,7 +3,7 @@
 //! endless distinct URLs. The crawl must record each page's outcome, go on with the others, and
 //! stay within its bounds, saying which one it hit.
 
-use crate::support::{config, http, page, resource, run, serve};
+use crate::support::{config, http, resource, run, serve};
 use bytes::Bytes;
 use crawlgate_core::Site;
 use crawlgate_core::crawl::CrawlConfig;
@@ -12,6 +12,7 @@ use crawlgate_core::site::{
 };
 use crawlgate_crawl::HttpOptions;
 use crawlgate_serve::{Route, ServedSite, SiteServer};
+use crawlgate_test_support::html::page;
 use std::time::Duration;
 use url::Url;
 

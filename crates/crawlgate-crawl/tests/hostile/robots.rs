@@ -3,11 +3,12 @@
 //! effect (Google's status semantics) and the verdict it gives a page are asserted, and the crawl
 //! goes on to fetch the pages (for diagnosis) whatever robots.txt did.
 
-use crate::support::{config, http, page, resource, run, serve};
+use crate::support::{config, http, resource, run, serve};
 use crawlgate_core::Site;
 use crawlgate_core::site::{FailureKind, ResourceState, RobotsEffect, RobotsFile};
 use crawlgate_crawl::HttpOptions;
 use crawlgate_serve::{Route, ServedSite};
+use crawlgate_test_support::html::page;
 use std::time::Duration;
 
 /// A two-page site whose robots.txt is answered by `robots`.

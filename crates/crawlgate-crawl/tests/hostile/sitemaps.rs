@@ -2,40 +2,17 @@
 //! 1,000 children, a sitemap of 60,000 URLs, a truncated gzip file. Each is advertised by
 //! robots.txt and crawled for real; what the crawl recorded is asserted.
 
-use crate::support::{config, http, page, run, serve};
+use crate::support::{config, http, run, serve};
 use crawlgate_core::Site;
 use crawlgate_core::site::{Bound, NotFetchedReason, SitemapFile, SitemapState};
 use crawlgate_serve::{Route, ServedSite, SiteServer};
+use crawlgate_test_support::html::page;
+use crawlgate_test_support::sitemap::{ORIGIN, URLSET_OPEN, sitemap_index, urlset};
 use flate2::write::GzEncoder;
 use flate2::{Compress, Compression, Crc, FlushCompress};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use url::Url;
-
-const URLSET_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-    <urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-const INDEX_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-    <sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
-
-fn urlset(paths: impl IntoIterator<Item = String>) -> String {
-    let mut xml = URLSET_OPEN.to_owned();
-    for path in paths {
-        xml.push_str("<url><loc>{{origin}}");
-        xml.push_str(&path);
-        xml.push_str("</loc></url>\n");
-    }
-    xml + "</urlset>\n"
-}
-
-fn index(paths: impl IntoIterator<Item = String>) -> String {
-    let mut xml = INDEX_OPEN.to_owned();
-    for path in paths {
-        xml.push_str("<sitemap><loc>{{origin}}");
-        xml.push_str(&path);
-        xml.push_str("</loc></sitemap>\n");
-    }
-    xml + "</sitemapindex>\n"
-}
 
 /// A site whose robots.txt advertises `/sitemap.xml`, with a home page.
 fn advertising() -> ServedSite {
@@ -219,11 +196,11 @@ async fn an_external_entity_is_never_fetched() {
 
 #[tokio::test]
 async fn an_index_naming_itself_is_read_once_and_the_cycle_recorded() {
-    let xml = index(["/sitemap.xml".to_owned(), "/pages.xml".to_owned()]);
+    let xml = sitemap_index(ORIGIN, ["/sitemap.xml", "/pages.xml"]);
     let (site, server) = crawl(
         advertising()
             .file("sitemap.xml", xml)
-            .file("pages.xml", urlset(["/p".to_owned()]))
+            .file("pages.xml", urlset(ORIGIN, ["/p"]))
             .file("p", page(&[])),
         5,
     )
@@ -245,12 +222,12 @@ async fn an_index_naming_itself_is_read_once_and_the_cycle_recorded() {
 async fn indexes_naming_each_other_are_each_read_once() {
     let (site, server) = crawl(
         advertising()
-            .file("sitemap.xml", index(["/b.xml".to_owned()]))
+            .file("sitemap.xml", sitemap_index(ORIGIN, ["/b.xml"]))
             .file(
                 "b.xml",
-                index(["/sitemap.xml".to_owned(), "/pages.xml".to_owned()]),
+                sitemap_index(ORIGIN, ["/sitemap.xml", "/pages.xml"]),
             )
-            .file("pages.xml", urlset(["/p".to_owned()])),
+            .file("pages.xml", urlset(ORIGIN, ["/p"])),
         5,
     )
     .await;
@@ -268,11 +245,11 @@ async fn indexes_naming_each_other_are_each_read_once() {
 #[tokio::test]
 async fn an_index_of_1000_children_stops_at_the_sitemap_bound() {
     let children = (0..1_000).map(|i| format!("/child-{i}.xml"));
-    let mut many_children = advertising().file("sitemap.xml", index(children));
+    let mut many_children = advertising().file("sitemap.xml", sitemap_index(ORIGIN, children));
     for i in 0..1_000 {
         many_children = many_children.file(
             &format!("child-{i}.xml"),
-            urlset([format!("/from-child-{i}")]),
+            urlset(ORIGIN, [format!("/from-child-{i}")]),
         );
     }
     let (site, server) = crawl(many_children, 5).await;
@@ -299,7 +276,7 @@ async fn an_index_of_1000_children_stops_at_the_sitemap_bound() {
 
 #[tokio::test]
 async fn a_sitemap_of_60000_urls_is_flagged_and_the_page_bound_holds() {
-    let xml = urlset((0..60_000).map(|i| format!("/item/{i}")));
+    let xml = urlset(ORIGIN, (0..60_000).map(|i| format!("/item/{i}")));
     let (site, server) = crawl(advertising().file("sitemap.xml", xml), 20).await;
     let file = sitemap(&site, &server.url("/sitemap.xml"));
     assert!(issue_rules(file).contains(&"sitemap/too-many-urls"));
@@ -323,8 +300,7 @@ async fn a_sitemap_of_60000_urls_is_flagged_and_the_page_bound_holds() {
 #[tokio::test]
 async fn a_truncated_gzip_sitemap_keeps_what_came_before_the_cut() {
     // Compressed before the server's port is known: the URLs name another origin.
-    let xml =
-        urlset((0..2_000).map(|i| format!("/item/{i}"))).replace("{{origin}}", "http://127.0.0.1");
+    let xml = urlset("http://127.0.0.1", (0..2_000).map(|i| format!("/item/{i}")));
     let whole = gzip(xml.as_bytes());
     let cut = whole[..whole.len() / 2].to_vec();
     let mut route = Route::new("/sitemap.xml");

@@ -25,15 +25,6 @@ pub(crate) fn http() -> HttpOptions {
     }
 }
 
-/// An HTML page linking to `links`.
-pub(crate) fn page(links: &[&str]) -> String {
-    let anchors: String = links
-        .iter()
-        .map(|href| ["<a href=\"", href, "\">", href, "</a>\n"].concat())
-        .collect();
-    format!("<!doctype html><html><head><title>t</title></head><body>\n{anchors}</body></html>\n")
-}
-
 /// Serve `site` from the test's runtime.
 pub(crate) async fn serve(site: ServedSite) -> SiteServer {
     SiteServer::start(site).await.unwrap()

@@ -1,26 +1,14 @@
 //! Canned reports for the renderer tests: fixture mini-sites crawled offline (no network) through
 //! the same crawl as real audits, checked by the built-in rules, built into a Report.
 
-use crawlgate_core::crawl::{CrawlConfig, OfflineSite};
 use crawlgate_core::rule::{Findings, Rule};
-use crawlgate_core::signals::Profile;
 use crawlgate_core::{Finding, RuleMeta};
 use crawlgate_report::{BuildOptions, Report, build};
-use serde::Deserialize;
+use crawlgate_test_support::fixture;
 use std::path::{Path, PathBuf};
 
-/// A mini-site description (the same shape as `fixtures/rules/**.toml`).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Fixture {
-    start: String,
-    #[serde(default)]
-    profiles: Vec<String>,
-    #[serde(flatten)]
-    site: OfflineSite,
-}
-
-/// A fixture site of this crate's tests (`tests/sites/<name>.toml`).
+/// A fixture site of this crate's tests (`tests/sites/<name>.toml`, the shape of the rule
+/// fixtures: [`fixture::Fixture`]).
 pub(crate) fn site_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/sites")
@@ -50,20 +38,7 @@ pub(crate) fn report_with_every_rule(name: &str) -> Report {
 }
 
 fn report_with_rules(name: &str, rules: &[&dyn Rule]) -> Report {
-    let path = site_path(name);
-    let text = std::fs::read_to_string(&path).expect("fixture site readable");
-    let fixture: Fixture = toml::from_str(&text).expect("fixture site parses");
-    let start = url::Url::parse(&fixture.start).expect("start URL");
-    let audit_time = "2026-06-01T12:00:00Z".parse().expect("audit time");
-    let mut config = CrawlConfig::new(start, audit_time);
-    if !fixture.profiles.is_empty() {
-        config.profiles = fixture
-            .profiles
-            .iter()
-            .map(|name| Profile::builtin(name).unwrap_or_else(|| Profile::custom(name)))
-            .collect();
-    }
-    let site = fixture.site.crawl(config).expect("crawl");
+    let site = fixture::load_site(&site_path(name)).unwrap_or_else(|e| panic!("{e}"));
     let mut findings: Vec<Finding> = Vec::new();
     for rule in rules {
         rule.check(&site, &mut Findings::new(rule.meta(), None, &mut findings));

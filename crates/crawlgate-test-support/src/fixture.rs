@@ -1,5 +1,6 @@
-//! Fixture mini-sites for rule tests: `fixtures/rules/<family>/<name>/{fires,clean}.toml`, crawled
-//! offline (no network) through the same crawl logic as real audits.
+//! Fixture mini-sites: `fixtures/rules/<family>/<name>/{fires,clean}.toml` (and the further
+//! cases beside them), crawled offline (no network) through the same crawl logic as real audits.
+//! The renderer tests' canned sites (`crates/crawlgate-report/tests/sites/`) have the same shape.
 
 use crawlgate_core::crawl::{CrawlConfig, OfflineSite, Request, Response, run_offline};
 use crawlgate_core::http::HeaderLine;
@@ -14,10 +15,11 @@ use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::PathBuf;
 
-/// A mini-site description.
+/// A mini-site description: the crawl's settings, then the site (`[[page]]` and the other tables
+/// of [`OfflineSite`]).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct Fixture {
+pub struct Fixture {
     /// Where the crawl starts (default `http://site.test/`).
     #[serde(default = "default_start")]
     pub start: String,
@@ -59,7 +61,7 @@ pub(crate) struct Fixture {
 /// its first `cut` bytes. For documents too large to commit (50,001 URLs, 50 MiB) and for gzip.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct GeneratedBody {
+pub struct GeneratedBody {
     #[serde(default)]
     pub headers: Vec<String>,
     #[serde(default)]
@@ -124,6 +126,9 @@ impl GeneratedBody {
     }
 }
 
+/// The audit time of a fixture that names none.
+pub const AUDIT_TIME: &str = "2026-06-01T12:00:00Z";
+
 fn default_start() -> String {
     "http://site.test/".to_owned()
 }
@@ -132,22 +137,20 @@ fn yes() -> bool {
     true
 }
 
-/// The repository's fixture folder for a rule id.
-pub(crate) fn fixture_dir(rule_id: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures/rules")
-        .join(rule_id)
+/// The fixture folder of a rule id: `fixtures/rules/<family>/<name>/`.
+pub fn rule_dir(rule_id: &str) -> PathBuf {
+    crate::fixtures_dir().join("rules").join(rule_id)
 }
 
-/// Crawl a fixture file offline into a Site.
-pub(crate) fn load_site(path: &std::path::Path) -> Result<Site, String> {
+/// Crawl a fixture file offline into a Site; the error names the file.
+pub fn load_site(path: &std::path::Path) -> Result<Site, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let fixture: Fixture = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let start = url::Url::parse(&fixture.start).map_err(|e| e.to_string())?;
     let audit_time = fixture
         .audit_time
         .as_deref()
-        .unwrap_or("2026-06-01T12:00:00Z")
+        .unwrap_or(AUDIT_TIME)
         .parse()
         .map_err(|e| format!("audit_time: {e}"))?;
     let mut config = CrawlConfig::new(start, audit_time);
@@ -192,8 +195,8 @@ pub(crate) fn load_site(path: &std::path::Path) -> Result<Site, String> {
     .map_err(|e| e.to_string())
 }
 
-/// Run one rule over a site.
-pub(crate) fn run(rule: &dyn Rule, site: &Site) -> Vec<Finding> {
+/// Run one rule over a site: its findings, in report order.
+pub fn run(rule: &dyn Rule, site: &Site) -> Vec<Finding> {
     let mut findings = Vec::new();
     rule.check(site, &mut Findings::new(rule.meta(), None, &mut findings));
     findings.sort_by(Finding::report_order);
