@@ -2,8 +2,7 @@
 //! hostile site content in each format, determinism, report plugins (the sample `csv-findings`,
 //! template errors), writing files, and the HTML report in headless Chromium when installed.
 
-mod support;
-
+use crate::support;
 use crawlgate_core::{Evidence, Finding, Severity};
 use crawlgate_report::{
     RenderError, RenderOptions, Renderers, Report, ReportFinding, fingerprint, write_reports,

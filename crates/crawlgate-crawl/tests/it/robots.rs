@@ -1,14 +1,12 @@
 //! robots.txt over HTTP with Google's status semantics (RULES.md §1.1): each status and failure
 //! gives its effect, for `fetch_robots` and inside a crawl.
 
-mod support;
-
+use crate::support::{config, http, resource, run, serve};
 use crawlgate_core::site::{FailureKind, ResourceState, RobotsEffect};
 use crawlgate_crawl::{HttpOptions, fetch_robots};
 use crawlgate_serve::{Route, ServedSite};
 use crawlgate_test_support::html::page;
 use std::time::Duration;
-use support::{config, http, resource, run, serve};
 
 const RULES: &str = "User-agent: *\nDisallow: /private/\n";
 

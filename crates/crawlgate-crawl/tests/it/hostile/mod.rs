@@ -2,10 +2,7 @@
 //! worse), each with the outcome the crawl must reach asserted. Bounds are small so the suite is
 //! fast; no assertion is about durations.
 //!
-//! One test binary (one link step) with a module per kind of file.
-
-#[path = "../support/mod.rs"]
-mod support;
+//! A module per kind of file.
 
 mod pages;
 mod robots;

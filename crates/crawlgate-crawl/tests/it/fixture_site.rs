@@ -1,13 +1,11 @@
 //! The `fixtures/sites/crawl-basic` site, read from its folder (with `_routes.toml`) and crawled.
 
-mod support;
-
+use crate::support::{config, http, resource, run, status};
 use crawlgate_core::site::{FailureKind, ReferenceKind, ResourceKind, ResourceState, RobotsEffect};
 use crawlgate_crawl::HttpOptions;
 use crawlgate_serve::{ServedSite, SiteServer};
 use crawlgate_test_support::served;
 use std::time::Duration;
-use support::{config, http, resource, run, status};
 
 fn crawl_basic() -> ServedSite {
     served::fixture_site("crawl-basic")

@@ -1,7 +1,5 @@
 //! Shared helpers: crawl configs, sites in memory, a crawl run that keeps its events.
 
-#![allow(dead_code)] // each test binary uses its own subset
-
 use crawlgate_core::Site;
 use crawlgate_core::crawl::{CrawlConfig, CrawlEvent};
 use crawlgate_core::site::{Resource, ResourceState};

@@ -161,7 +161,7 @@ rule_tests! {
 }
 
 /// The test of one rule: findings on `fires.toml` (each with evidence, snapshot-tested as
-/// `rules__<family>__<name>.snap`), none on `clean.toml`.
+/// `it__rules__<family>__<name>.snap`), none on `clean.toml`.
 fn fires_on_its_fixture_and_stays_quiet_on_its_clean_site(rule: &dyn Rule) {
     let id = rule.meta().id;
     let dir = fixture::rule_dir(id);

@@ -1,7 +1,7 @@
 //! The examples run as tests, so they stay true.
 
 #[allow(dead_code)] // `main` is the example's entry point, not called here
-#[path = "../examples/custom_rule.rs"]
+#[path = "../../examples/custom_rule.rs"]
 mod custom_rule;
 
 #[test]

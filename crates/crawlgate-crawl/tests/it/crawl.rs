@@ -1,15 +1,13 @@
 //! The crawl over HTTP: scope, every bound, redirects, disallowed URLs, failures as data,
 //! interruption, events. Sites are served on 127.0.0.1.
 
-mod support;
-
+use crate::support::{config, http, resource, run, run_with_stop, serve, status};
 use crawlgate_core::crawl::{CrawlError, CrawlEvent, RequestKind};
 use crawlgate_core::site::{Bound, FailureKind, NotFetchedReason, ResourceState};
 use crawlgate_crawl::{HttpOptions, StopHandle, crawl};
 use crawlgate_serve::{Route, ServedSite};
 use crawlgate_test_support::html::page;
 use std::time::Duration;
-use support::{config, http, resource, run, run_with_stop, serve, status};
 use url::Url;
 
 /// A chain of pages: `/` → `/1` → `/2` → … → `/{n}`.

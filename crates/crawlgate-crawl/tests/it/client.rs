@@ -1,14 +1,12 @@
 //! One request as the crawler makes it, against servers on 127.0.0.1: redirects followed by hand
 //! and recorded hop by hop, bounded bodies, failures as data.
 
-mod support;
-
+use crate::support::{http, serve};
 use crawlgate_core::crawl::Response;
 use crawlgate_core::site::{FailureKind, Received};
 use crawlgate_crawl::{Fetcher, HttpOptions};
 use crawlgate_serve::{Route, ServedSite};
 use std::time::Duration;
-use support::{http, serve};
 use url::Url;
 
 const MIB: u64 = 1024 * 1024;

@@ -1,14 +1,12 @@
 //! Sitemaps over HTTP: discovery (robots.txt, configured, probe), index recursion with its
 //! bounds, cycles, gzip (as a file and as HTTP compression), failing and oversize children.
 
-mod support;
-
+use crate::support::{config, http, resource, run, serve, status};
 use crawlgate_core::site::{SitemapSource, SitemapState};
 use crawlgate_crawl::{SitemapLimits, SitemapSkip, SitemapStep, fetch_sitemaps};
 use crawlgate_serve::{Route, ServedSite};
 use crawlgate_test_support::html::page;
 use crawlgate_test_support::sitemap::{ORIGIN, sitemap_index, urlset};
-use support::{config, http, resource, run, serve, status};
 use url::Url;
 
 /// A site whose index names itself, a loop back, a gzip file, an HTTP-compressed child, a 404

@@ -2,12 +2,10 @@
 //! extra root certificate: trusted through `HttpOptions::extra_root_certs`, a TLS failure (as
 //! data) without it.
 
-mod support;
-
+use crate::support::{http, serve};
 use crawlgate_core::site::FailureKind;
 use crawlgate_crawl::{ClientError, Fetcher, HttpOptions};
 use crawlgate_serve::{HostNames, LOOPBACK_CA_PEM, ServedSite, SiteGroup, TLS_MARKER};
-use support::{http, serve};
 
 const MIB: u64 = 1024 * 1024;
 

@@ -1,13 +1,11 @@
 //! `HttpOptions::resolve`: made-up host names answered from a fixed address instead of DNS (like
 //! curl's `--resolve`), for single fetches and whole crawls; sites served on 127.0.0.1.
 
-mod support;
-
+use crate::support::{config, http, run, serve, status};
 use crawlgate_crawl::{ClientError, Fetcher, HttpOptions, ResolveError};
 use crawlgate_serve::{HostNames, ServedSite, SiteGroup};
 use crawlgate_test_support::html::page;
 use std::net::SocketAddr;
-use support::{config, http, run, serve, status};
 use url::Url;
 
 const MIB: u64 = 1024 * 1024;
