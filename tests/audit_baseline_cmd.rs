@@ -1,8 +1,9 @@
 //! `crawlgate audit --baseline` and `--write-baseline`, end to end: the round trip on one site,
 //! and a baseline taken on another host, mapped.
 
-use crate::util::{crawlgate, fixtures};
-use crawlgate_serve::{ServedSite, SiteServer};
+use crate::util::crawlgate;
+use crawlgate_serve::SiteServer;
+use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -28,11 +29,6 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         std::fs::remove_dir_all(&self.0).ok();
     }
-}
-
-fn serve(name: &str) -> SiteServer {
-    let site = ServedSite::from_dir(fixtures().join("sites").join(name)).unwrap();
-    SiteServer::start_in_background(site).unwrap()
 }
 
 fn audit(server: &SiteServer, out: &str, extra: &[&str]) -> Output {
@@ -76,7 +72,7 @@ fn markers(dir: &str) -> Vec<(String, String)> {
 #[test]
 fn a_baseline_written_by_one_run_makes_every_finding_known_in_the_next() {
     let scratch = Scratch::new("round-trip");
-    let server = serve("migration-after");
+    let server = serve_fixture_site("migration-after");
     let baseline = scratch.path("baseline.json");
     let first = audit(
         &server,
@@ -120,7 +116,10 @@ fn a_baseline_written_by_one_run_makes_every_finding_known_in_the_next() {
 #[test]
 fn a_baseline_from_the_site_before_the_deploy_shows_what_the_deploy_adds() {
     let scratch = Scratch::new("mapped");
-    let (before, after) = (serve("migration-before"), serve("migration-after"));
+    let (before, after) = (
+        serve_fixture_site("migration-before"),
+        serve_fixture_site("migration-after"),
+    );
     let baseline = scratch.path("before.json");
     audit(
         &before,
@@ -161,7 +160,7 @@ fn a_file_that_is_not_a_baseline_is_refused() {
     let scratch = Scratch::new("bad");
     let bad = scratch.path("bad.json");
     std::fs::write(&bad, "{\"x\": 1}").unwrap();
-    let server = serve("migration-after");
+    let server = serve_fixture_site("migration-after");
     let output = audit(&server, &scratch.path("out"), &["--baseline", &bad]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("in the baseline"));

@@ -1,8 +1,9 @@
 //! `crawlgate audit`: the bundled demo (every rule fires, clean pages stay clean) and a small
 //! fixture site served on 127.0.0.1 (exit codes, config file, --obey-robots).
 
-use crate::util::{audit_to_json, crawlgate, fixtures, text};
-use crawlgate_serve::{ServedSite, SiteServer};
+use crate::util::{audit_to_json, crawlgate, text};
+use crawlgate_test_support::repo_dir;
+use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -247,7 +248,7 @@ fn the_demo_writes_every_built_in_format_and_a_plugin() {
         "--format",
         "junit",
         "--report-dir",
-        fixtures().join("../reports/csv-findings").to_str().unwrap(),
+        repo_dir().join("reports/csv-findings").to_str().unwrap(),
         "--format",
         "csv-findings",
     ]);
@@ -270,14 +271,9 @@ fn the_demo_writes_every_built_in_format_and_a_plugin() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn small_site() -> SiteServer {
-    let site = ServedSite::from_dir(fixtures().join("sites/audit-small")).unwrap();
-    SiteServer::start_in_background(site).unwrap()
-}
-
 #[test]
 fn a_small_site_exits_1_on_errors_and_0_when_told_never_to_fail() {
-    let server = small_site();
+    let server = serve_fixture_site("audit-small");
     let start = server.url("/");
     let dir = out_dir("small");
     let output = run(&[
@@ -309,7 +305,7 @@ fn a_small_site_exits_1_on_errors_and_0_when_told_never_to_fail() {
 
 #[test]
 fn a_config_file_turns_rules_off_and_suppresses_findings() {
-    let server = small_site();
+    let server = serve_fixture_site("audit-small");
     let dir = out_dir("config");
     std::fs::create_dir_all(&dir).unwrap();
     let config = dir.join("crawlgate.toml");
@@ -361,7 +357,7 @@ reason = "the workshop report is linked for staff on purpose"
 
 #[test]
 fn obeying_robots_leaves_the_blocked_page_unverifiable() {
-    let server = small_site();
+    let server = serve_fixture_site("audit-small");
     let dir = out_dir("obey");
     let output = run(&[
         "audit",

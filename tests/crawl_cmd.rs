@@ -1,15 +1,11 @@
 //! `crawlgate crawl`, and `robots test|lint` and `sitemap check` given URLs, against sites served
 //! on 127.0.0.1.
 
-use crate::util::{crawlgate, fixtures, text};
+use crate::util::{crawlgate, text};
 use crawlgate_serve::{Route, ServedSite, SiteServer};
+use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-fn crawl_basic() -> SiteServer {
-    let site = ServedSite::from_dir(fixtures().join("sites/crawl-basic")).unwrap();
-    SiteServer::start_in_background(site).unwrap()
-}
 
 fn serve(site: ServedSite) -> SiteServer {
     SiteServer::start_in_background(site).unwrap()
@@ -33,7 +29,7 @@ fn records(jsonl: &str) -> BTreeMap<String, Value> {
 
 #[test]
 fn crawl_writes_one_json_line_per_resource() {
-    let server = crawl_basic();
+    let server = serve_fixture_site("crawl-basic");
     let dir = std::env::temp_dir().join(format!("crawlgate-crawl-cmd-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let jsonl = dir.join("crawl.jsonl");
@@ -118,7 +114,7 @@ fn crawl_writes_one_json_line_per_resource() {
 
 #[test]
 fn crawl_with_obey_robots_leaves_disallowed_pages_alone() {
-    let server = crawl_basic();
+    let server = serve_fixture_site("crawl-basic");
     let output = crawlgate(&[
         "crawl",
         server.url("/").as_str(),
@@ -142,7 +138,7 @@ fn crawl_with_obey_robots_leaves_disallowed_pages_alone() {
 
 #[test]
 fn crawl_bounds_are_flags() {
-    let server = crawl_basic();
+    let server = serve_fixture_site("crawl-basic");
     let output = crawlgate(&[
         "crawl",
         server.url("/").as_str(),
@@ -182,7 +178,7 @@ fn crawl_of_an_unreachable_start_url_is_inconclusive() {
 
 #[test]
 fn robots_test_fetches_a_robots_url() {
-    let server = crawl_basic();
+    let server = serve_fixture_site("crawl-basic");
     let output = crawlgate(&[
         "robots",
         "test",
@@ -234,7 +230,7 @@ fn robots_test_applies_googles_status_semantics() {
 
 #[test]
 fn robots_lint_fetches_a_robots_url() {
-    let server = crawl_basic();
+    let server = serve_fixture_site("crawl-basic");
     let robots_url = server.url("/robots.txt");
     let output = crawlgate(&["robots", "lint", robots_url.as_str()]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));

@@ -1,8 +1,9 @@
 //! `crawlgate diff BEFORE.json AFTER.json`, end to end: two audits of the sites of
 //! `fixtures/sites/migration-{before,after}`, served on two ports and mapped onto each other.
 
-use crate::util::{crawlgate, fixtures};
-use crawlgate_serve::{ServedSite, SiteServer};
+use crate::util::crawlgate;
+use crawlgate_serve::SiteServer;
+use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -30,11 +31,6 @@ impl Drop for Scratch {
     }
 }
 
-fn serve(name: &str) -> SiteServer {
-    let site = ServedSite::from_dir(fixtures().join("sites").join(name)).unwrap();
-    SiteServer::start_in_background(site).unwrap()
-}
-
 fn text(path: &Path) -> String {
     path.display().to_string()
 }
@@ -58,7 +54,10 @@ fn read_json(path: &Path) -> Value {
 
 /// Audits both sites and diffs them, with `extra` flags; the diff's output and report.json.
 fn migrate(scratch: &Scratch, extra: &[&str]) -> (Output, Value) {
-    let (before, after) = (serve("migration-before"), serve("migration-after"));
+    let (before, after) = (
+        serve_fixture_site("migration-before"),
+        serve_fixture_site("migration-after"),
+    );
     audit(&before, &scratch.join("before"));
     audit(&after, &scratch.join("after"));
     let mapping = format!("{}={}", before.addr(), after.addr());
@@ -189,7 +188,10 @@ fn a_migration_is_diffed_page_by_page_with_both_sides_quoted() {
 #[test]
 fn without_the_host_mapping_nothing_matches_and_nothing_is_compared() {
     let scratch = Scratch::new("unmapped");
-    let (before, after) = (serve("migration-before"), serve("migration-after"));
+    let (before, after) = (
+        serve_fixture_site("migration-before"),
+        serve_fixture_site("migration-after"),
+    );
     audit(&before, &scratch.join("before"));
     audit(&after, &scratch.join("after"));
     let output = crawlgate(&[

@@ -6,8 +6,8 @@
 
 use crate::util::scratch;
 use crawlgate_serve::{Route, ServedSite, SiteServer};
+use crawlgate_test_support::html::page;
 use serde_json::Value;
-use std::fmt::Write as _;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -147,13 +147,12 @@ fn a_second_signal_ends_the_process_at_once_even_while_output_is_written() {
     // 3,000 pages and the slow one: once all are asked for, the first signal ends the crawl and
     // its JSON lines (far more than a pipe holds) go to a standard output nobody reads, so the
     // process is stuck writing them. The second signal must end it there.
-    let mut links = String::new();
-    for i in 0..3_000 {
-        writeln!(links, "<a href=\"/g/{i}\">{i}</a>").unwrap();
-    }
+    let mut links: Vec<String> = (0..3_000).map(|i| format!("/g/{i}")).collect();
+    links.push("/slow".to_owned());
+    let links: Vec<&str> = links.iter().map(String::as_str).collect();
     let site = ServedSite::new()
         .file("robots.txt", "User-agent: *\nAllow: /\n")
-        .file("index.html", format!("{links}<a href=\"/slow\">slow</a>"))
+        .file("index.html", page(&links))
         .generate("/g/", |_| Some("<p>generated</p>".into()))
         .route(Route::status("/slow", 200, "<p>late</p>").delay_ms(30_000));
     let server = SiteServer::start_in_background(site).unwrap();

@@ -1,13 +1,16 @@
 //! `crawlgate robots test` and `crawlgate robots lint`, end to end.
 
-use crate::util::{crawlgate, fixtures};
+use crate::util::crawlgate;
+use crawlgate_test_support::{fixtures_dir, repo_dir};
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn example() -> String {
-    fixtures().join("robots/example.txt").display().to_string()
+    fixtures_dir()
+        .join("robots/example.txt")
+        .display()
+        .to_string()
 }
 
 fn stdout(output: &Output) -> String {
@@ -16,10 +19,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn repository() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 #[test]
@@ -108,7 +107,7 @@ fn test_reduces_a_full_user_agent_header_and_says_so() {
 
 #[test]
 fn test_takes_the_url_text_as_given_and_has_no_robots_txt_exception() {
-    let file = fixtures()
+    let file = fixtures_dir()
         .join("robots/non-ascii.txt")
         .display()
         .to_string();
@@ -272,7 +271,7 @@ fn lint_prints_compiler_style_lines_and_exits_zero_by_default() {
 
 #[test]
 fn lint_prints_whole_file_issues_without_a_line() {
-    let file = fixtures()
+    let file = fixtures_dir()
         .join("robots/no-sitemap.txt")
         .display()
         .to_string();
@@ -335,7 +334,7 @@ fn lint_json_has_one_object_per_issue() {
 #[test]
 fn lint_reads_a_large_real_file_as_a_200_response() {
     // www.hermes.com: 1.37 MB of HTML served as robots.txt.
-    let file = fixtures()
+    let file = fixtures_dir()
         .join("corpus/robots/protego/www.hermes.com.robots.txt")
         .display()
         .to_string();
@@ -348,7 +347,7 @@ fn lint_reads_a_large_real_file_as_a_200_response() {
 /// repository root.
 #[test]
 fn readme_robots_examples_work_as_written() {
-    let readme = std::fs::read_to_string(repository().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(repo_dir().join("README.md")).expect("README.md");
     let commands: Vec<&str> = readme
         .lines()
         .filter(|line| line.starts_with("crawlgate robots "))
@@ -358,7 +357,7 @@ fn readme_robots_examples_work_as_written() {
         let args: Vec<&str> = command.split_whitespace().skip(1).collect();
         let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
             .args(&args)
-            .current_dir(repository())
+            .current_dir(repo_dir())
             .output()
             .expect("run");
         assert_eq!(

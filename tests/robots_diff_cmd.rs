@@ -1,12 +1,14 @@
 //! `crawlgate robots diff`, end to end, on the robots.txt pairs of `fixtures/robots-diff/`.
 
-use crate::util::{crawlgate, fixtures};
+use crate::util::crawlgate;
 use crawlgate_serve::{Route, ServedSite, SiteServer};
+use crawlgate_test_support::fixtures_dir;
+use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::process::Output;
 
 fn pair(name: &str) -> String {
-    fixtures()
+    fixtures_dir()
         .join("robots-diff")
         .join(name)
         .display()
@@ -274,10 +276,9 @@ fn a_url_source_is_required() {
 
 #[test]
 fn urls_can_come_from_a_sitemap_or_a_crawl() {
-    let site = ServedSite::from_dir(fixtures().join("sites/migration-before")).unwrap();
-    let server = SiteServer::start_in_background(site).unwrap();
+    let server = serve_fixture_site("migration-before");
     let live = server.url("/robots.txt").to_string();
-    let deploy = fixtures()
+    let deploy = fixtures_dir()
         .join("sites/migration-after/robots.txt")
         .display()
         .to_string();

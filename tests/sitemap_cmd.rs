@@ -1,14 +1,14 @@
 //! `crawlgate sitemap check`, end to end.
 
-use crate::util::{crawlgate, fixtures};
+use crate::util::crawlgate;
+use crawlgate_test_support::{fixtures_dir, repo_dir};
 use std::io::Write as _;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 const CHECK_TIME: &str = "2026-11-30T12:00:00Z";
 
 fn fixture(relative: &str) -> String {
-    fixtures()
+    fixtures_dir()
         .join("sitemaps")
         .join(relative)
         .display()
@@ -21,10 +21,6 @@ fn stdout(output: &Output) -> String {
 
 fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn repository() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 fn check(args: &[&str]) -> Output {
@@ -169,7 +165,7 @@ fn standard_input_is_read_with_a_dash() {
         .stdout(Stdio::piped())
         .spawn()
         .expect("run");
-    let bytes = std::fs::read(fixtures().join("sitemaps/gzip-invalid/clean.xml.gz")).unwrap();
+    let bytes = std::fs::read(fixtures_dir().join("sitemaps/gzip-invalid/clean.xml.gz")).unwrap();
     child.stdin.take().unwrap().write_all(&bytes).unwrap();
     let output = child.wait_with_output().unwrap();
     assert_eq!(
@@ -189,7 +185,7 @@ fn a_missing_file_is_a_usage_error() {
 /// repository root, prints exactly the output shown under it.
 #[test]
 fn readme_sitemap_example_works_as_written() {
-    let readme = std::fs::read_to_string(repository().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(repo_dir().join("README.md")).expect("README.md");
     let section = readme
         .split("\n## Sitemaps\n")
         .nth(1)
@@ -206,7 +202,7 @@ fn readme_sitemap_example_works_as_written() {
     let args: Vec<&str> = command.split_whitespace().skip(1).collect();
     let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
         .args(&args)
-        .current_dir(repository())
+        .current_dir(repo_dir())
         .output()
         .expect("run");
     assert_eq!(stdout(&output), shown, "{command}");

@@ -3,12 +3,6 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The repository's `fixtures/` folder.
-#[allow(dead_code)]
-pub(crate) fn fixtures() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures")
-}
-
 /// Run the built `crawlgate` binary with `args`, capturing its output.
 #[allow(dead_code)]
 pub(crate) fn crawlgate(args: &[&str]) -> Output {

@@ -1,0 +1,523 @@
+//! The crawl's decisions, driven offline over in-memory sites (no network).
+
+use crawlgate_core::crawl::{CannedResponse, CrawlConfig, OfflineSite};
+use crawlgate_core::site::{
+    Bound, NotFetchedReason, ReferenceKind, ResourceState, RobotsEffect, Site, SitemapSource,
+    SitemapState,
+};
+use crawlgate_test_support::sitemap::{sitemap_index, urlset};
+use url::Url;
+
+const ROOT: &str = "http://site.test/";
+/// [`ROOT`]'s origin, for the sitemaps listing its paths.
+const ORIGIN: &str = "http://site.test";
+
+fn html(body: &str) -> CannedResponse {
+    CannedResponse::ok("text/html; charset=utf-8", body)
+}
+
+fn text(body: &str) -> CannedResponse {
+    CannedResponse::ok("text/plain", body)
+}
+
+fn xml(body: &str) -> CannedResponse {
+    CannedResponse::ok("application/xml", body)
+}
+
+fn redirect(to: &str) -> CannedResponse {
+    CannedResponse {
+        status: 301,
+        location: Some(to.to_owned()),
+        ..CannedResponse::default()
+    }
+}
+
+fn url(path: &str) -> Url {
+    Url::parse(ROOT).unwrap().join(path).unwrap()
+}
+
+fn config() -> CrawlConfig {
+    CrawlConfig::new(url("/"), "2026-06-01T00:00:00Z".parse().unwrap())
+}
+
+fn state<'a>(site: &'a Site, path: &str) -> &'a ResourceState {
+    &site
+        .resource(&url(path))
+        .unwrap_or_else(|| panic!("{path} is known"))
+        .state
+}
+
+fn small_site() -> OfflineSite {
+    OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: *\nDisallow: /private/\nSitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(
+            ROOT,
+            html(
+                r#"<html><head><link rel="stylesheet" href="/style.css"></head><body>
+                <a href="/a">a</a> <a href="/private/b">b</a> <a href="/old">old</a>
+                <a href="https://elsewhere.test/x">out</a></body></html>"#,
+            ),
+        )
+        .with(
+            "http://site.test/a",
+            html(r#"<html><head><link rel="canonical" href="/"></head><body><a href="/">home</a></body></html>"#),
+        )
+        .with(
+            "http://site.test/private/b",
+            html(r#"<html><head><meta name="robots" content="noindex"></head></html>"#),
+        )
+        .with("http://site.test/old", redirect("/new"))
+        .with("http://site.test/new", html("<html><body>new</body></html>"))
+        .with("http://site.test/orphan", html("<html><body>orphan</body></html>"))
+        .with("http://site.test/sitemap.xml", xml(&urlset(ORIGIN, ["/a", "/orphan"])))
+        .with("http://site.test/style.css", CannedResponse::ok("text/css", "body{}"))
+}
+
+#[test]
+fn a_small_site_is_crawled_breadth_first_with_every_fact_recorded() {
+    let site = small_site().crawl(config()).unwrap();
+
+    let robots = site
+        .robots
+        .get("http://site.test")
+        .expect("robots.txt fetched");
+    assert_eq!(robots.effect, RobotsEffect::Rules);
+
+    // Depth by clicks; the orphan is known only from the sitemap.
+    let depth = |p: &str| site.resource(&url(p)).unwrap().depth;
+    assert_eq!(depth("/"), Some(0));
+    assert_eq!(depth("/a"), Some(1));
+    assert_eq!(depth("/orphan"), None);
+    assert!(matches!(state(&site, "/orphan"), ResourceState::Fetched(_)));
+
+    // Disallowed, fetched for diagnosis by default; verdict names the line.
+    let private = site.resource(&url("/private/b")).unwrap();
+    assert!(matches!(private.state, ResourceState::Fetched(_)));
+    let verdict = &private.verdicts[0];
+    assert!(!verdict.allowed);
+    assert_eq!(verdict.decided_by.as_ref().map(|r| r.line), Some(2));
+    assert_eq!(private.inbound_links.followed, 1);
+    assert_eq!(private.inbound_links.samples[0].from, url("/"));
+
+    // A redirect: the chain on the source, the response on the target.
+    match state(&site, "/old") {
+        ResourceState::Redirected {
+            hops,
+            final_url,
+            final_status,
+        } => {
+            assert_eq!(hops.len(), 1);
+            assert_eq!(hops[0].status, 301);
+            assert_eq!(final_url, &url("/new"));
+            assert_eq!(*final_status, Some(200));
+        }
+        other => panic!("expected a redirect, got {other:?}"),
+    }
+    let new = site.resource(&url("/new")).unwrap();
+    assert!(matches!(new.state, ResourceState::Fetched(_)));
+    assert!(
+        new.references
+            .iter()
+            .any(|r| r.kind == ReferenceKind::Redirect)
+    );
+
+    // Sitemap listings, assets, and nothing recorded for plain external links.
+    let a = site.resource(&url("/a")).unwrap();
+    assert_eq!(a.listed_in.len(), 1);
+    assert_eq!(a.listed_in[0].sitemap, url("/sitemap.xml"));
+    let css = site.resource(&url("/style.css")).unwrap();
+    assert!(matches!(css.state, ResourceState::Fetched(_)));
+    assert!(site.resource_str("https://elsewhere.test/x").is_none());
+
+    // The sitemap is advertised (and was not also recorded as a probe).
+    assert_eq!(site.sitemaps.len(), 1);
+    assert!(site.sitemaps[0].advertised());
+    assert!(!site.sitemaps[0].sources.contains(&SitemapSource::Probe));
+    assert!(!site.stats.is_partial());
+    // Requests: /, /a, /private/b, /old (its final response fills /new), /orphan.
+    assert_eq!(site.stats.pages_fetched, 5);
+}
+
+#[test]
+fn obey_robots_leaves_disallowed_urls_unfetched() {
+    let mut config = config();
+    config.obey_robots = true;
+    let site = small_site().crawl(config).unwrap();
+    assert!(matches!(
+        state(&site, "/private/b"),
+        ResourceState::NotFetched(NotFetchedReason::Disallowed)
+    ));
+}
+
+#[test]
+fn the_page_bound_stops_the_crawl_and_says_so() {
+    let mut config = config();
+    config.bounds.max_pages = 2;
+    let site = small_site().crawl(config).unwrap();
+    assert_eq!(site.stats.pages_fetched, 2);
+    assert!(site.stats.bounds_hit.contains(&Bound::MaxPages(2)));
+    assert!(site.stats.is_partial());
+    assert!(site.resources().iter().any(|r| matches!(
+        r.state,
+        ResourceState::NotFetched(NotFetchedReason::PageBound)
+    )));
+}
+
+#[test]
+fn the_depth_bound_keeps_deeper_pages_unfetched() {
+    let mut config = config();
+    config.bounds.max_depth = Some(0);
+    let site = small_site().crawl(config).unwrap();
+    // /a is one click deep but also in the sitemap: fetched as a sitemap URL. /private/b is only
+    // linked: held back.
+    assert!(matches!(state(&site, "/a"), ResourceState::Fetched(_)));
+    assert!(matches!(
+        state(&site, "/private/b"),
+        ResourceState::NotFetched(NotFetchedReason::DepthBound)
+    ));
+    assert!(site.stats.bounds_hit.contains(&Bound::MaxDepth(0)));
+}
+
+#[test]
+fn robots_server_errors_disallow_everything() {
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            CannedResponse {
+                status: 503,
+                ..CannedResponse::default()
+            },
+        )
+        .with(ROOT, html("<a href='/a'>a</a>"))
+        .with("http://site.test/a", html("a"))
+        .crawl(config())
+        .unwrap();
+    let robots = &site.robots["http://site.test"];
+    assert_eq!(robots.effect, RobotsEffect::DisallowAll);
+    let root = site.resource(&url("/")).unwrap();
+    assert!(!root.verdicts[0].allowed);
+    assert!(root.verdicts[0].decided_by.is_none());
+}
+
+#[test]
+fn robots_timeouts_disallow_and_404s_allow() {
+    let timeout = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            CannedResponse {
+                failure: Some("timeout".into()),
+                ..CannedResponse::default()
+            },
+        )
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert_eq!(
+        timeout.robots["http://site.test"].effect,
+        RobotsEffect::DisallowAll
+    );
+
+    let missing = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert_eq!(
+        missing.robots["http://site.test"].effect,
+        RobotsEffect::AllowAll
+    );
+    assert!(missing.resource(&url("/")).unwrap().verdicts[0].allowed);
+}
+
+#[test]
+fn sitemap_index_loops_are_cycles_read_once() {
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/index.xml\nSitemap: http://site.test/robots.txt\n"),
+        )
+        .with(ROOT, html("home"))
+        .with(
+            "http://site.test/index.xml",
+            xml(&sitemap_index(ORIGIN, ["/index.xml", "/child.xml"])),
+        )
+        .with(
+            "http://site.test/child.xml",
+            xml(&sitemap_index(ORIGIN, ["/index.xml"])),
+        )
+        .crawl(config())
+        .unwrap();
+    let named: Vec<(String, String)> = site
+        .sitemap_cycles
+        .iter()
+        .map(|c| (c.named.path().to_owned(), c.repeats.path().to_owned()))
+        .collect();
+    assert!(
+        named.contains(&("/index.xml".into(), "/index.xml".into())),
+        "{named:?}"
+    );
+    assert!(
+        named.contains(&("/robots.txt".into(), "/robots.txt".into())),
+        "{named:?}"
+    );
+    assert_eq!(named.len(), 3, "{named:?}"); // index→itself, child→index, robots.txt
+    assert_eq!(site.stats.sitemaps_fetched, 2);
+}
+
+#[test]
+fn the_sitemap_probe_is_kept_only_when_it_finds_a_sitemap() {
+    let found = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .with("http://site.test/sitemap.xml", xml(&urlset(ORIGIN, ["/"])))
+        .crawl(config())
+        .unwrap();
+    assert_eq!(found.sitemaps.len(), 1);
+    assert_eq!(found.sitemaps[0].sources, [SitemapSource::Probe]);
+    assert!(!found.sitemaps[0].advertised());
+
+    let none = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert!(none.sitemaps.is_empty());
+}
+
+#[test]
+fn a_sitemap_404_is_recorded_as_an_http_error() {
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/gone.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .crawl(config())
+        .unwrap();
+    assert!(matches!(
+        site.sitemaps[0].state,
+        SitemapState::HttpError { status: 404, .. }
+    ));
+}
+
+#[test]
+fn a_calendar_trap_is_held_by_the_discovery_and_page_bounds() {
+    // Every page links to two new pages: infinitely many distinct URLs.
+    let mut site = OfflineSite::default();
+    for n in 0..2_000 {
+        site = site.with(
+            &format!("http://site.test/day/{n}"),
+            html(&format!(
+                "<a href='/day/{}'>next</a><a href='/day/{}'>skip</a>",
+                n + 1,
+                n + 1000
+            )),
+        );
+    }
+    site = site.with(ROOT, html("<a href='/day/0'>calendar</a>"));
+    let mut config = config();
+    config.bounds.max_pages = 50;
+    config.bounds.max_discovered = 60;
+    let crawled = site.crawl(config).unwrap();
+    assert_eq!(crawled.stats.pages_fetched, 50);
+    assert!(crawled.resources().len() <= 60);
+    assert!(crawled.stats.bounds_hit.contains(&Bound::MaxPages(50)));
+}
+
+#[test]
+fn robots_lint_is_recorded_per_origin_once_with_the_audited_tokens() {
+    let mut config = config();
+    config.profiles = vec![
+        crawlgate_core::signals::Profile::builtin("googlebot-image").unwrap(),
+        crawlgate_core::signals::Profile::googlebot(),
+    ];
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: googlebot\nDisallow: /\nCrawl-delay: 5\n"),
+        )
+        .with(ROOT, html("home"))
+        .crawl(config)
+        .unwrap();
+    assert_eq!(
+        site.lint_options().user_agents,
+        ["googlebot-image", "googlebot"]
+    );
+    let issues = site.robots_lint("http://site.test");
+    let rules: Vec<&str> = issues.iter().map(crawlgate_core::Issue::rule).collect();
+    assert!(rules.contains(&"robots/disallow-all"), "{rules:?}");
+    assert!(rules.contains(&"robots/unsupported-field"), "{rules:?}");
+    // Computed once: the second call hands out the same issues.
+    assert!(std::ptr::eq(issues, site.robots_lint("http://site.test")));
+    assert!(site.robots_lint("http://other.test").is_empty());
+
+    let missing = OfflineSite::default()
+        .with(ROOT, html("home"))
+        .crawl(self::config())
+        .unwrap();
+    assert!(missing.robots_lint("http://site.test").is_empty());
+}
+
+#[test]
+fn canned_bodies_take_raw_bytes_and_repeated_parts_within_a_bound() {
+    let canned = CannedResponse {
+        body: "User-agent: *\n".to_owned(),
+        parts: vec![
+            crawlgate_core::crawl::BodyPart {
+                text: "# pad\n".to_owned(),
+                repeat: 3,
+                ..Default::default()
+            },
+            crawlgate_core::crawl::BodyPart {
+                bytes: vec![0xE9, b'\n'],
+                repeat: 1,
+                ..Default::default()
+            },
+        ],
+        ..CannedResponse::default()
+    };
+    assert_eq!(
+        canned.body_bytes(),
+        b"User-agent: *\n# pad\n# pad\n# pad\n\xE9\n"
+    );
+    let huge = CannedResponse {
+        parts: vec![crawlgate_core::crawl::BodyPart {
+            text: "x".repeat(1024),
+            repeat: usize::MAX,
+            ..Default::default()
+        }],
+        ..CannedResponse::default()
+    };
+    assert_eq!(
+        huge.body_bytes().len(),
+        crawlgate_core::crawl::MAX_CANNED_BODY_BYTES
+    );
+}
+
+#[test]
+fn a_last_url_on_a_new_origin_still_gets_its_robots_txt_and_its_fetch() {
+    // The only asset lives on another origin: popping it from the queue asks for that origin's
+    // robots.txt, which must still be requested before the crawl reports it is done.
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: *\nAllow: /\n"),
+        )
+        .with(
+            ROOT,
+            html(
+                r#"<html><head><link rel="stylesheet" href="http://cdn.test/a.css"></head></html>"#,
+            ),
+        )
+        .with(
+            "http://cdn.test/robots.txt",
+            text("User-agent: *\nDisallow: /\n"),
+        )
+        .with(
+            "http://cdn.test/a.css",
+            CannedResponse::ok("text/css", "a{}"),
+        )
+        .crawl(config())
+        .unwrap();
+    assert!(site.robots.contains_key("http://cdn.test"));
+    let asset = site
+        .resource(&Url::parse("http://cdn.test/a.css").unwrap())
+        .unwrap();
+    assert!(matches!(asset.state, ResourceState::Fetched(_)));
+    assert!(!asset.verdicts[0].allowed);
+}
+
+#[test]
+fn robots_txt_of_hosts_a_sitemap_lists_is_fetched_as_cross_submit_proof() {
+    let sitemap = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                   <url><loc>http://site.test/</loc></url>\n\
+                   <url><loc>http://partner.test/a</loc></url>\n\
+                   <url><loc>http://partner.test/b</loc></url>\n</urlset>\n";
+    let offline = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(
+            "http://partner.test/robots.txt",
+            text("Sitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .with("http://site.test/sitemap.xml", xml(sitemap));
+    let site = offline.crawl(config()).unwrap();
+    let partner = site
+        .robots
+        .get("http://partner.test")
+        .expect("the listed host's robots.txt is fetched, once");
+    assert_eq!(
+        partner.parsed.sitemaps()[0].url,
+        "http://site.test/sitemap.xml"
+    );
+    assert_eq!(site.stats.robots_fetched, 2);
+    // Proof only: the other host's URLs are not crawled, its sitemaps not read, and the
+    // crawl is not partial.
+    assert!(site.resource_str("http://partner.test/a").is_none());
+    assert_eq!(site.sitemaps.len(), 1);
+    assert!(!site.stats.is_partial());
+
+    // Never past the origin bound, and the bound is not reported as hit for it.
+    let mut bounded = config();
+    bounded.bounds.max_origins = 1;
+    let site = offline.crawl(bounded).unwrap();
+    assert!(!site.robots.contains_key("http://partner.test"));
+    assert!(site.stats.bounds_hit.is_empty());
+}
+
+#[test]
+fn an_allowed_host_linked_from_a_page_has_its_robots_txt_fetched_then_is_crawled() {
+    let site = OfflineSite::default()
+        .with(
+            ROOT,
+            html(r#"<a href="http://docs.site.test/guide">guide</a>"#),
+        )
+        .with(
+            "http://docs.site.test/robots.txt",
+            text("User-agent: *\nDisallow: /private\n"),
+        )
+        .with("http://docs.site.test/guide", html("<p>guide</p>"));
+    let mut config = config();
+    config.scope.allow_hosts = vec!["docs.site.test".to_owned()];
+    let crawled = site.crawl(config).unwrap();
+    let guide = Url::parse("http://docs.site.test/guide").unwrap();
+    assert!(matches!(
+        crawled.resource(&guide).unwrap().state,
+        ResourceState::Fetched(_)
+    ));
+    assert_eq!(
+        crawled.robots_for(&guide).map(|r| r.effect),
+        Some(RobotsEffect::Rules)
+    );
+}
+
+#[test]
+fn a_sitemap_cut_at_the_byte_cap_is_reported_as_read_partially() {
+    let mut body = urlset(ORIGIN, ["/a"]);
+    body.push_str(&" ".repeat(5_000));
+    let site = small_site().with("http://site.test/sitemap.xml", xml(&body));
+    let mut config = config();
+    config.bounds.max_sitemap_bytes = 1_000;
+    let crawled = site.crawl(config).unwrap();
+    let sitemap = crawled
+        .sitemaps
+        .iter()
+        .find(|s| s.url == url("/sitemap.xml"))
+        .unwrap();
+    let summary = sitemap.summary().expect("parsed");
+    assert!(summary.truncated);
+    assert!(
+        summary
+            .issues
+            .iter()
+            .any(|issue| issue.rule() == "sitemap/fetch-error"
+                && issue.message.contains("cap of 1000 bytes")),
+        "{:?}",
+        summary.issues
+    );
+    // The entries read before the cut are kept.
+    assert_eq!(sitemap.entries().len(), 1);
+}

@@ -1,0 +1,10 @@
+//! crawlgate-sitemap's integration tests, in one test binary (one link step for them all), a module
+//! per file. A new test file goes in this folder as a module: a file directly under `tests/` would
+//! be a binary of its own.
+
+mod blocks;
+mod corpus;
+mod fuzz;
+mod limits;
+mod parse;
+mod rules;

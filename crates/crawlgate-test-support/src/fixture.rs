@@ -1,0 +1,204 @@
+//! Fixture mini-sites: `fixtures/rules/<family>/<name>/{fires,clean}.toml` (and the further
+//! cases beside them), crawled offline (no network) through the same crawl logic as real audits.
+//! The renderer tests' canned sites (`crates/crawlgate-report/tests/sites/`) have the same shape.
+
+use crawlgate_core::crawl::{CrawlConfig, OfflineSite, Request, Response, run_offline};
+use crawlgate_core::http::HeaderLine;
+use crawlgate_core::rule::{Findings, Rule};
+use crawlgate_core::signals::Profile;
+use crawlgate_core::site::{HostPattern, Received};
+use crawlgate_core::{Finding, Site};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::PathBuf;
+
+/// A mini-site description: the crawl's settings, then the site (`[[page]]` and the other tables
+/// of [`OfflineSite`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fixture {
+    /// Where the crawl starts (default `http://site.test/`).
+    #[serde(default = "default_start")]
+    pub start: String,
+    /// Crawler profiles (default `["googlebot"]`).
+    #[serde(default)]
+    pub profiles: Vec<String>,
+    #[serde(default)]
+    pub obey_robots: bool,
+    /// Further hosts in the crawl's scope (`host` or `host:port`).
+    #[serde(default)]
+    pub allow_hosts: Vec<String>,
+    /// The audit time (default 2026-06-01T12:00:00Z).
+    #[serde(default)]
+    pub audit_time: Option<String>,
+    /// Sitemaps given on the command line.
+    #[serde(default)]
+    pub sitemaps: Vec<String>,
+    /// Probe `/sitemap.xml` (default true).
+    #[serde(default = "yes")]
+    pub probe_sitemap: bool,
+    #[serde(default)]
+    pub max_pages: Option<u64>,
+    /// What the site is declared to be, `production` or `staging` (the `env/` rules).
+    #[serde(default)]
+    pub environment: Option<String>,
+    /// Non-production host patterns (default: the built-in list).
+    #[serde(default)]
+    pub non_production_hosts: Option<Vec<String>>,
+    /// Bodies built when the fixture loads, for what a TOML string cannot hold (see
+    /// [`GeneratedBody`]).
+    #[serde(default)]
+    pub generated: BTreeMap<String, GeneratedBody>,
+    #[serde(flatten)]
+    pub site: OfflineSite,
+}
+
+/// A 200 response whose body is built at load time: `head`, then `line` repeated `count` times
+/// (`{n}` in it numbered from 1), then `tail`; optionally gzip-compressed, and optionally cut to
+/// its first `cut` bytes. For documents too large to commit (50,001 URLs, 50 MiB) and for gzip.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratedBody {
+    #[serde(default)]
+    pub headers: Vec<String>,
+    #[serde(default)]
+    pub head: String,
+    #[serde(default)]
+    pub line: String,
+    #[serde(default)]
+    pub count: u32,
+    #[serde(default)]
+    pub tail: String,
+    #[serde(default)]
+    pub gzip: bool,
+    #[serde(default)]
+    pub cut: Option<usize>,
+}
+
+impl GeneratedBody {
+    fn body(&self) -> Vec<u8> {
+        let mut text = self.head.clone();
+        let numbered = self.line.contains("{n}");
+        for n in 1..=self.count {
+            if numbered {
+                text.push_str(&self.line.replace("{n}", &n.to_string()));
+            } else {
+                text.push_str(&self.line);
+            }
+        }
+        text.push_str(&self.tail);
+        let mut body = if self.gzip {
+            let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+            encoder.write_all(text.as_bytes()).expect("gzip in memory");
+            encoder.finish().expect("gzip in memory")
+        } else {
+            text.into_bytes()
+        };
+        if let Some(cut) = self.cut {
+            body.truncate(cut);
+        }
+        body
+    }
+
+    fn respond(&self, request: &Request, body: &[u8]) -> Response {
+        let limit = usize::try_from(request.max_body_bytes).unwrap_or(usize::MAX);
+        let body_truncated = body.len() > limit;
+        Response {
+            hops: Vec::new(),
+            outcome: Ok(Received {
+                final_url: request.url.clone(),
+                status: 200,
+                headers: self
+                    .headers
+                    .iter()
+                    .map(|line| {
+                        let (name, value) = line.split_once(':').unwrap_or((line, ""));
+                        HeaderLine::new(name.trim(), value.trim())
+                    })
+                    .collect(),
+                body: body[..body.len().min(limit)].to_vec(),
+                body_truncated,
+            }),
+        }
+    }
+}
+
+/// The audit time of a fixture that names none.
+pub const AUDIT_TIME: &str = "2026-06-01T12:00:00Z";
+
+fn default_start() -> String {
+    "http://site.test/".to_owned()
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// The fixture folder of a rule id: `fixtures/rules/<family>/<name>/`.
+pub fn rule_dir(rule_id: &str) -> PathBuf {
+    crate::fixtures_dir().join("rules").join(rule_id)
+}
+
+/// Crawl a fixture file offline into a Site; the error names the file.
+pub fn load_site(path: &std::path::Path) -> Result<Site, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let fixture: Fixture = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let start = url::Url::parse(&fixture.start).map_err(|e| e.to_string())?;
+    let audit_time = fixture
+        .audit_time
+        .as_deref()
+        .unwrap_or(AUDIT_TIME)
+        .parse()
+        .map_err(|e| format!("audit_time: {e}"))?;
+    let mut config = CrawlConfig::new(start, audit_time);
+    if !fixture.profiles.is_empty() {
+        config.profiles = fixture
+            .profiles
+            .iter()
+            .map(|name| Profile::builtin(name).unwrap_or_else(|| Profile::custom(name)))
+            .collect();
+    }
+    config.obey_robots = fixture.obey_robots;
+    config.scope.allow_hosts.clone_from(&fixture.allow_hosts);
+    config.probe_sitemap = fixture.probe_sitemap;
+    if let Some(max) = fixture.max_pages {
+        config.bounds.max_pages = max;
+    }
+    if let Some(environment) = &fixture.environment {
+        config.environment.environment = Some(environment.parse()?);
+    }
+    if let Some(hosts) = &fixture.non_production_hosts {
+        config.environment.non_production_hosts = hosts
+            .iter()
+            .map(|host| HostPattern::parse(host))
+            .collect::<Result<_, _>>()?;
+    }
+    config.sitemaps = fixture
+        .sitemaps
+        .iter()
+        .filter_map(|s| url::Url::parse(s).ok())
+        .collect();
+    let generated: BTreeMap<&str, (&GeneratedBody, Vec<u8>)> = fixture
+        .generated
+        .iter()
+        .map(|(url, spec)| (url.as_str(), (spec, spec.body())))
+        .collect();
+    run_offline(config, |request| {
+        match generated.get(request.url.as_str()) {
+            Some((spec, body)) => spec.respond(request, body),
+            None => fixture.site.respond(request),
+        }
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Run one rule over a site: its findings, in report order.
+pub fn run(rule: &dyn Rule, site: &Site) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    rule.check(site, &mut Findings::new(rule.meta(), None, &mut findings));
+    findings.sort_by(Finding::report_order);
+    findings
+}
