@@ -4,7 +4,7 @@
 //! templates group findings by rule with list comprehensions (rules × findings), so this is their
 //! worst case at a size a bounded crawl reaches.
 
-use crawlgate_core::Severity;
+use crawlgate_core::{FailOn, Severity};
 use crawlgate_report::{RenderOptions, Renderers, Report};
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
@@ -117,7 +117,7 @@ fn render_10k_findings(bencher: Bencher, format: &str) {
     let renderers = Renderers::builtin();
     let renderer = renderers.get(format).expect("built-in format");
     let options = RenderOptions {
-        fail_on: Some(Severity::Error),
+        fail_on: FailOn::at(Severity::Error),
     };
     bencher.counter(ItemsCount::new(FINDINGS)).bench_local(|| {
         let mut out = Vec::with_capacity(32 << 20);

@@ -65,7 +65,10 @@ impl std::str::FromStr for Severity {
 
 /// A failure threshold (`--fail-on`): a severity, or never. Every command that sets its exit
 /// status from findings or issues reads it the same way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+///
+/// Serialised as the severity's name, or `null` for never.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(transparent)]
 pub struct FailOn(pub Option<Severity>);
 
 impl FailOn {

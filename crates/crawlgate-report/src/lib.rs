@@ -9,7 +9,7 @@
 //! let mut renderers = Renderers::builtin();
 //! renderers.load_plugin_dir(std::path::Path::new("reports/csv-findings"))?;
 //! let formats = ["html".to_owned(), "sarif".to_owned(), "csv-findings".to_owned()];
-//! let options = RenderOptions { fail_on: Some(crawlgate_core::Severity::Error) };
+//! let options = RenderOptions { fail_on: crawlgate_core::FailOn::at(crawlgate_core::Severity::Error) };
 //! let written = write_reports(report, &renderers, &formats, &options, "audit".as_ref())?;
 //! # Ok(()) }
 //! ```

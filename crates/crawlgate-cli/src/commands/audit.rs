@@ -217,7 +217,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         .context("the baseline")?;
     }
     let options = RenderOptions {
-        fail_on: args.fail_on.0,
+        fail_on: args.fail_on,
     };
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;

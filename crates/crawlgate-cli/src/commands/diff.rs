@@ -89,7 +89,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
         &report,
         &renderers,
         &formats,
-        &RenderOptions { fail_on: fail_on.0 },
+        &RenderOptions { fail_on },
         &args.output_dir,
     )
     .context("cannot write the reports")?;

@@ -45,15 +45,11 @@ struct Case<'a> {
 
 impl Case<'_> {
     fn failing(&self, options: RenderOptions) -> Vec<&ReportFinding> {
-        match options.fail_on {
-            Some(threshold) => self
-                .findings
-                .iter()
-                .copied()
-                .filter(|f| f.finding.severity >= threshold)
-                .collect(),
-            None => Vec::new(),
-        }
+        self.findings
+            .iter()
+            .copied()
+            .filter(|f| options.fail_on.fails(f.finding.severity))
+            .collect()
     }
 }
 

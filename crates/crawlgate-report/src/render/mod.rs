@@ -24,7 +24,7 @@ pub use sarif::SarifRenderer;
 pub use write::write_reports;
 
 use crate::model::Report;
-use crawlgate_core::Severity;
+use crawlgate_core::FailOn;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -49,8 +49,8 @@ pub trait Renderer: Send + Sync {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct RenderOptions {
     /// Findings at or above this severity are failures (JUnit `<failure>`; templates get it as
-    /// `options.fail_on`). `None`: nothing fails.
-    pub fail_on: Option<Severity>,
+    /// `options.fail_on`, the severity's name or null). [`FailOn::NEVER`]: nothing fails.
+    pub fail_on: FailOn,
 }
 
 /// The renderers available by name: the built-in formats plus loaded plugins.

@@ -3,7 +3,7 @@
 //! template errors), writing files, and the HTML report in headless Chromium when installed.
 
 use crate::support;
-use crawlgate_core::{Evidence, Finding, Severity};
+use crawlgate_core::{Evidence, FailOn, Finding, Severity};
 use crawlgate_report::{
     RenderError, RenderOptions, Renderers, Report, ReportFinding, fingerprint, write_reports,
 };
@@ -22,7 +22,7 @@ fn render(renderers: &Renderers, name: &str, report: &Report, options: RenderOpt
 
 fn fail_on_error() -> RenderOptions {
     RenderOptions {
-        fail_on: Some(Severity::Error),
+        fail_on: FailOn::at(Severity::Error),
     }
 }
 
@@ -703,7 +703,10 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
 fn junit_fails_the_findings_at_or_above_fail_on() {
     let report = support::report_of("outfitters");
     let renderers = Renderers::builtin();
-    let junit = |fail_on| render(&renderers, "junit", &report, RenderOptions { fail_on });
+    let junit = |fail_on| {
+        let fail_on = FailOn(fail_on);
+        render(&renderers, "junit", &report, RenderOptions { fail_on })
+    };
     let header = |xml: &str| xml.lines().nth(1).unwrap_or_default().to_owned();
     // 15 rule × URL test cases: 11 error findings on 8 of them, 9 warnings on the other 7 and 2
     // shared.

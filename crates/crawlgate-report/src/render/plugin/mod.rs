@@ -18,7 +18,7 @@ pub use manifest::Manifest;
 
 use super::{RenderError, RenderOptions, Renderer};
 use crate::model::Report;
-use crawlgate_core::Severity;
+use crawlgate_core::FailOn;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -48,7 +48,7 @@ struct TemplateContext<'a> {
 
 #[derive(Serialize)]
 struct ContextOptions {
-    fail_on: Option<Severity>,
+    fail_on: FailOn,
 }
 
 #[derive(Serialize)]
