@@ -1,19 +1,22 @@
 //! The concurrent loop that drives [`Crawl`] over HTTP.
 //!
 //! Keep asking the state machine for requests until it has none ready or the concurrency is full;
-//! run each request on a task (fetch, then parse and extract: on that task for a small body, on a
+//! hold a request back while its host is at its limit of requests in flight or, under a rate
+//! limit ([`crate::Pace`]), until its host's next start is due; run each request on a task (fetch, then parse and extract: on that task for a small body, on a
 //! blocking thread for a large one); record each prepared response on this loop; forward events;
 //! stop when nothing is in flight and nothing is ready, when the total time is up, or when the
 //! stop handle is pulled.
 
 use crate::client::Fetcher;
-use crate::{HttpOptions, StopHandle};
+use crate::{HttpOptions, Pace, StopHandle};
 use crawlgate_core::Site;
 use crawlgate_core::crawl::{
     Crawl, CrawlConfig, CrawlError, CrawlEvent, Prepared, Preparer, Request, Response,
 };
 use crawlgate_core::site::FailureKind;
 use std::collections::{HashMap, VecDeque};
+use std::net::IpAddr;
+use std::time::Duration;
 use tokio::task::{Id, JoinSet};
 use tokio::time::Instant;
 
@@ -45,6 +48,7 @@ pub async fn crawl(
         tasks: HashMap::new(),
         per_host: HashMap::new(),
         waiting: VecDeque::new(),
+        pacing: Pacing::new(http),
     };
     // Past the deadline the crawl stops handing out requests; `None` when it lies beyond what a
     // clock can represent (no bound in practice).
@@ -56,11 +60,12 @@ pub async fn crawl(
         }
         driver.fill();
         forward(&mut driver.crawl, on_event);
-        if driver.running.is_empty() {
-            // Nothing running means nothing is waiting either (a request waits only for its
-            // host's running requests) and the state machine had nothing ready.
+        if driver.running.is_empty() && driver.waiting.is_empty() {
+            // Nothing running and nothing held back: the state machine had nothing ready.
             break;
         }
+        // While requests are held back only by the rate limit, wake when the first is due.
+        let next_due = driver.next_due();
         tokio::select! {
             biased;
             () = stop.stopped() => {
@@ -81,6 +86,7 @@ pub async fn crawl(
                 forward(&mut driver.crawl, on_event);
                 on_event(&CrawlEvent::Progress(driver.crawl.progress()));
             }
+            () = sleep_until(next_due) => {}
         }
     }
     // Requests still in flight are abandoned; `finish` records them as interrupted.
@@ -103,18 +109,84 @@ struct Driver {
     tasks: HashMap<Id, (Request, String)>,
     /// Running requests per `host:port`.
     per_host: HashMap<String, usize>,
-    /// Requests handed out by the state machine whose host is at its limit, in order, with
-    /// their host.
+    /// Requests handed out by the state machine whose host is at its limit or not yet due, in
+    /// order, with their host.
     waiting: VecDeque<(Request, String)>,
+    pacing: Pacing,
+}
+
+/// When each host may be asked next, under [`HttpOptions::pace`].
+struct Pacing {
+    pace: Pace,
+    /// Host names that `HttpOptions::resolve` sends to a loopback address.
+    resolved_to_loopback: Vec<String>,
+    /// Per `host:port`: the least time between two starts (`None`: no limit), and the earliest
+    /// next start.
+    hosts: HashMap<String, (Option<Duration>, Instant)>,
+}
+
+impl Pacing {
+    fn new(http: &HttpOptions) -> Self {
+        Pacing {
+            pace: http.pace,
+            resolved_to_loopback: http
+                .resolve
+                .iter()
+                .filter(|(_, addr)| addr.ip().is_loopback())
+                .map(|(host, _)| host.to_ascii_lowercase())
+                .collect(),
+            hosts: HashMap::new(),
+        }
+    }
+
+    /// Whether a request to `host` (`host:port`) may start now.
+    fn is_due(&self, host: &str, now: Instant) -> bool {
+        self.hosts.get(host).is_none_or(|(_, next)| *next <= now)
+    }
+
+    /// A request to `host` starts now: its next one is due an interval later.
+    fn started(&mut self, request: &Request, host: &str, now: Instant) {
+        if let Some((interval, next)) = self.hosts.get_mut(host) {
+            if let Some(interval) = interval {
+                *next = (*next).max(now) + *interval;
+            }
+            return;
+        }
+        let interval = self.pace.interval(self.is_loopback(request));
+        self.hosts.insert(
+            host.to_owned(),
+            (interval, now + interval.unwrap_or_default()),
+        );
+    }
+
+    /// When `host`'s next request is due (`None` when it is not paced).
+    fn due(&self, host: &str) -> Option<Instant> {
+        self.hosts.get(host).map(|(_, next)| *next)
+    }
+
+    fn is_loopback(&self, request: &Request) -> bool {
+        match request.url.host() {
+            Some(url::Host::Ipv4(ip)) => IpAddr::V4(ip).is_loopback(),
+            Some(url::Host::Ipv6(ip)) => IpAddr::V6(ip).is_loopback(),
+            Some(url::Host::Domain(name)) => {
+                let name = name.trim_end_matches('.').to_ascii_lowercase();
+                name == "localhost"
+                    || name.ends_with(".localhost")
+                    || self.resolved_to_loopback.contains(&name)
+            }
+            None => false,
+        }
+    }
 }
 
 impl Driver {
     /// Start requests until the concurrency is full or nothing can start.
     fn fill(&mut self) {
+        let now = Instant::now();
         // Held-back requests first, in the order the frontier gave them.
         let mut index = 0;
         while self.running.len() < self.concurrency && index < self.waiting.len() {
-            if self.host_has_room(&self.waiting[index].1) {
+            if self.can_start(&self.waiting[index].1, now) {
                 if let Some((request, host)) = self.waiting.remove(index) {
                     self.start(request, host);
                 }
@@ -128,7 +200,7 @@ impl Driver {
                 break;
             };
             let host = host_key(&request);
-            if self.host_has_room(&host) {
+            if self.can_start(&host, now) {
                 self.start(request, host);
             } else {
                 self.waiting.push_back((request, host));
@@ -136,11 +208,28 @@ impl Driver {
         }
     }
 
-    fn host_has_room(&self, host: &str) -> bool {
+    /// Whether a request to `host` may start now: the host has room and is due.
+    fn can_start(&self, host: &str, now: Instant) -> bool {
         self.per_host.get(host).copied().unwrap_or(0) < self.per_host_limit
+            && self.pacing.is_due(host, now)
+    }
+
+    /// The earliest time a held-back request's host is due, when one waits for its turn (not
+    /// for a running request to finish).
+    fn next_due(&self) -> Option<Instant> {
+        if self.running.len() >= self.concurrency {
+            return None;
+        }
+        let now = Instant::now();
+        self.waiting
+            .iter()
+            .filter_map(|(_, host)| self.pacing.due(host))
+            .filter(|due| *due > now)
+            .min()
     }
 
     fn start(&mut self, request: Request, host: String) {
+        self.pacing.started(&request, &host, Instant::now());
         *self.per_host.entry(host.clone()).or_insert(0) += 1;
         let fetcher = self.fetcher.clone();
         let preparer = self.preparer.clone();

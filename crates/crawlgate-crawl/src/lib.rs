@@ -30,7 +30,7 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 /// How the crawler uses the network. Every bound has a default.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct HttpOptions {
     /// Requests in flight at once, over all hosts (default 16).
     pub concurrency: usize,
@@ -53,6 +53,74 @@ pub struct HttpOptions {
     /// certificate checks keep the host name. For a new server audited under the production
     /// name before the DNS switch. [`parse_resolve`] reads `HOST=ADDR[:PORT]`.
     pub resolve: Vec<(String, SocketAddr)>,
+    /// How often one host (`host:port`) may be asked (default [`Pace::DEFAULT`]).
+    pub pace: Pace,
+}
+
+/// The politeness of a crawl: request starts to one host spaced by at least `1 / rate` seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pace {
+    /// Requests started per second to one host, at most; `None`: no limit. Positive and finite.
+    pub per_host_rate: Option<f64>,
+    /// Whether the rate applies to loopback hosts too (`127.0.0.0/8`, `::1`, `localhost`, and
+    /// names that [`HttpOptions::resolve`] maps to a loopback address): a site served on this
+    /// machine is a fixture, a benchmark or a development server, never someone's production.
+    pub loopback_too: bool,
+}
+
+impl Pace {
+    /// The default an agency can run against production without asking: 5 requests per second
+    /// to each host, loopback hosts unlimited.
+    pub const DEFAULT: Pace = Pace {
+        per_host_rate: Some(5.0),
+        loopback_too: false,
+    };
+
+    /// No limit anywhere.
+    pub const UNLIMITED: Pace = Pace {
+        per_host_rate: None,
+        loopback_too: false,
+    };
+
+    /// At most `rate` requests per second to every host, loopback ones included (an explicit
+    /// `--rate`); `None` when `rate` is not positive and finite.
+    pub fn per_second(rate: f64) -> Option<Pace> {
+        (rate.is_finite() && rate > 0.0).then_some(Pace {
+            per_host_rate: Some(rate),
+            loopback_too: true,
+        })
+    }
+
+    /// The least time between two request starts to a host, `None` for no limit.
+    pub fn interval(&self, loopback: bool) -> Option<Duration> {
+        if loopback && !self.loopback_too {
+            return None;
+        }
+        self.per_host_rate
+            .and_then(|rate| Duration::try_from_secs_f64(1.0 / rate).ok())
+    }
+}
+
+impl Default for Pace {
+    fn default() -> Self {
+        Pace::DEFAULT
+    }
+}
+
+impl std::fmt::Display for Pace {
+    /// `at most 5 requests/s per host (loopback hosts unlimited)`, or `no rate limit`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.per_host_rate {
+            None => f.write_str("no rate limit"),
+            Some(rate) => {
+                write!(f, "at most {rate} requests/s per host")?;
+                if !self.loopback_too {
+                    f.write_str(" (loopback hosts unlimited)")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 impl Default for HttpOptions {
@@ -65,6 +133,7 @@ impl Default for HttpOptions {
             user_agent: default_user_agent(),
             extra_root_certs: Vec::new(),
             resolve: Vec::new(),
+            pace: Pace::DEFAULT,
         }
     }
 }

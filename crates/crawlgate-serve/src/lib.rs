@@ -155,6 +155,15 @@ impl SiteServer {
             .clone()
     }
 
+    /// When each logged request arrived, in arrival order (as [`SiteServer::requests`]).
+    pub fn arrival_times(&self) -> Vec<std::time::Instant> {
+        self.counters
+            .arrivals
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// The distinct `User-Agent` values received, in the order first seen (empty for none).
     pub fn user_agents(&self) -> Vec<String> {
         self.counters
@@ -182,6 +191,7 @@ struct Counters {
     in_flight: AtomicUsize,
     peak: AtomicUsize,
     log: Mutex<Vec<String>>,
+    arrivals: Mutex<Vec<std::time::Instant>>,
     user_agents: Mutex<Vec<String>>,
 }
 
@@ -191,9 +201,14 @@ impl Counters {
     fn arrived(self: &Arc<Self>, target: &str, user_agent: Option<&[u8]>) -> Answering {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.peak.fetch_max(now, Ordering::SeqCst);
+        let arrived = std::time::Instant::now();
         let mut log = self.log.lock().unwrap_or_else(PoisonError::into_inner);
         if log.len() < MAX_LOGGED_REQUESTS {
             log.push(target.to_owned());
+            self.arrivals
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(arrived);
         }
         drop(log);
         let user_agent = String::from_utf8_lossy(user_agent.unwrap_or_default());

@@ -123,6 +123,8 @@ pub enum ConfigError {
 /// # Host names answered from these addresses instead of DNS, like curl's --resolve (HOST=ADDR,
 /// # or HOST=ADDR:PORT for the URLs that name no port): the new server before the DNS switch.
 /// resolve = ["www.example.com=10.0.0.5", "staging.example.com=10.0.0.6:8443"]
+/// # Politeness: at most 2 requests per second to each host (or `delay = 0.5`, in seconds).
+/// rate = 2
 ///
 /// [rules]
 /// "robots/no-sitemap-field" = "off"
@@ -140,6 +142,10 @@ pub struct ConfigFile {
     pub max_pages: Option<u64>,
     pub max_depth: Option<u32>,
     pub concurrency: Option<usize>,
+    /// Requests started per second to one host, at most (`--rate`; 0: no limit).
+    pub rate: Option<f64>,
+    /// Seconds between two request starts to one host, at least (`--delay`).
+    pub delay: Option<f64>,
     pub obey_robots: Option<bool>,
     pub sitemaps: Option<Vec<String>>,
     pub include_subdomains: Option<bool>,
@@ -225,6 +231,13 @@ mod tests {
             message: String::new(),
             evidence: vec![Evidence::Note { text: "x".into() }],
         }
+    }
+
+    #[test]
+    fn the_pace_keys_take_whole_and_decimal_numbers() {
+        let config = ConfigFile::parse("rate = 2\ndelay = 0.5\n").unwrap();
+        assert_eq!((config.rate, config.delay), (Some(2.0), Some(0.5)));
+        assert!(ConfigFile::parse("rate = \"fast\"\n").is_err());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `crawlgate audit URL`: crawl, cross-check, write the reports, print a summary.
 
 use crate::commands::atomic::write_atomically;
-use crate::commands::crawl_args::CrawlArgs;
+use crate::commands::crawl_args::{CrawlArgs, parse_rate, parse_seconds};
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
@@ -229,7 +229,10 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         &args.output_dir,
     )
     .context("cannot write the reports")?;
-    print!("{}", audit_summary(&audit.report, &written));
+    print!(
+        "{}",
+        audit_summary(&audit.report, &args.crawl.pace(), &written)
+    );
     Ok(exit::code(exit_status(&audit, args.fail_on)))
 }
 
@@ -299,6 +302,18 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         .filter(|_| crawl.concurrency == crawlgate::HttpOptions::default().concurrency)
     {
         crawl.concurrency = concurrency;
+    }
+    if crawl.rate.is_none() && crawl.delay.is_none() {
+        if let Some(rate) = file.rate {
+            crawl.rate = Some(
+                parse_rate(&rate.to_string()).map_err(|e| anyhow::anyhow!("config: rate: {e}"))?,
+            );
+        } else if let Some(delay) = file.delay {
+            crawl.delay = Some(
+                parse_seconds(&delay.to_string())
+                    .map_err(|e| anyhow::anyhow!("config: delay: {e}"))?,
+            );
+        }
     }
     crawl.obey_robots |= file.obey_robots.unwrap_or(false);
     crawl.include_subdomains |= file.include_subdomains.unwrap_or(false);

@@ -86,7 +86,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
             atomic::write_atomically(path, |out| Ok(write_jsonl(&site, out)?))?;
         }
     }
-    let summary = summary(&site, started.elapsed());
+    let summary = summary(&site, started.elapsed(), &http.pace);
     if to_stdout {
         eprint!("{summary}");
     } else {

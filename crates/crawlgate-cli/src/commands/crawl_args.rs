@@ -3,9 +3,9 @@
 //! library's.
 
 use crate::commands::net::ConnectArgs;
-use crawlgate::HttpOptions;
 use crawlgate::crawl::{Bounds, CrawlConfig};
 use crawlgate::signals::Profile;
+use crawlgate::{HttpOptions, Pace};
 use std::time::Duration;
 use url::Url;
 
@@ -30,6 +30,18 @@ pub(crate) struct CrawlArgs {
     /// Requests in flight at once to one host.
     #[arg(long, value_name = "N", default_value_t = HttpOptions::default().per_host, value_parser = parse_concurrency)]
     pub(crate) per_host: usize,
+
+    /// Start at most N requests per second to one host, loopback hosts included (decimals
+    /// allowed: `0.5` is one request every two seconds; `0`: no limit). Default: 5 per second to
+    /// each host, none to hosts on this machine (`127.0.0.1`, `::1`, `localhost`, or a --resolve to
+    /// them).
+    #[arg(long, value_name = "N", value_parser = parse_rate, conflicts_with = "delay")]
+    pub(crate) rate: Option<f64>,
+
+    /// Wait at least SECONDS between two request starts to one host (the same as --rate
+    /// 1/SECONDS).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub(crate) delay: Option<Duration>,
 
     /// Seconds allowed for one request, from connecting to the last body byte.
     #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds)]
@@ -123,7 +135,31 @@ impl CrawlArgs {
         if let Some(user_agent) = &self.user_agent {
             http.user_agent.clone_from(user_agent);
         }
+        http.pace = self.pace();
         Ok(http)
+    }
+}
+
+impl CrawlArgs {
+    /// The per-host pace: `--rate`, `--delay`, or the library's default.
+    pub(crate) fn pace(&self) -> Pace {
+        match (self.rate, self.delay) {
+            (Some(rate), _) => Pace::per_second(rate).unwrap_or(Pace::UNLIMITED),
+            (None, Some(delay)) => {
+                Pace::per_second(1.0 / delay.as_secs_f64()).unwrap_or(Pace::UNLIMITED)
+            }
+            (None, None) => Pace::DEFAULT,
+        }
+    }
+}
+
+/// Requests per second to one host: a finite number from 0 (no limit) to 10,000.
+pub(crate) fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(rate) if (0.0..=10_000.0).contains(&rate) => Ok(rate),
+        _ => Err(format!(
+            "`{text}` is not a rate from 0 (no limit) to 10000 requests per second"
+        )),
     }
 }
 
@@ -178,6 +214,37 @@ mod tests {
         assert_eq!(config.profiles, vec![Profile::googlebot()]);
         assert!(!config.obey_robots && config.fetch_assets && config.probe_sitemap);
         assert_eq!(args.http().unwrap(), HttpOptions::default());
+    }
+
+    #[test]
+    fn rate_and_delay_set_the_pace() {
+        assert_eq!(parse(&[]).pace(), Pace::DEFAULT);
+        assert_eq!(parse(&["--rate=2"]).pace(), Pace::per_second(2.0).unwrap());
+        assert_eq!(
+            parse(&["--rate", "0.5"]).pace(),
+            Pace::per_second(0.5).unwrap()
+        );
+        assert_eq!(parse(&["--rate=0"]).pace(), Pace::UNLIMITED);
+        assert_eq!(
+            parse(&["--delay=0.25"]).pace(),
+            Pace::per_second(4.0).unwrap()
+        );
+        assert_eq!(
+            parse(&["--rate=3"]).http().unwrap().pace,
+            Pace::per_second(3.0).unwrap()
+        );
+        let mut command_line = vec!["crawlgate"];
+        for bad in [
+            &["--rate=-1"][..],
+            &["--rate=fast"],
+            &["--rate=inf"],
+            &["--delay=0"],
+        ] {
+            command_line.truncate(1);
+            command_line.extend_from_slice(bad);
+            assert!(Cli::try_parse_from(&command_line).is_err(), "{bad:?}");
+        }
+        assert!(Cli::try_parse_from(["crawlgate", "--rate=1", "--delay=1"]).is_err());
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod client;
 mod crawl;
 mod fixture_site;
 mod hostile;
+mod pace;
 mod resolve;
 mod robots;
 mod sitemaps;

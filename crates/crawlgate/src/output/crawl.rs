@@ -8,6 +8,7 @@ use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{
     NotFetchedReason, Reference, ReferenceKind, Resource, ResourceKind, ResourceState, RobotsEffect,
 };
+use crawlgate_crawl::Pace;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -262,8 +263,9 @@ fn counted<K: std::fmt::Display>(counts: &BTreeMap<K, u64>) -> String {
     parts.join(", ")
 }
 
-/// The text summary of a crawl that took `elapsed`: counts, robots.txt, statuses, bounds.
-pub fn summary(site: &Site, elapsed: Duration) -> String {
+/// The text summary of a crawl that took `elapsed` at `pace`: counts, pace, robots.txt,
+/// statuses, bounds.
+pub fn summary(site: &Site, elapsed: Duration, politeness: &Pace) -> String {
     use std::fmt::Write as _;
     let mut statuses: BTreeMap<u16, u64> = BTreeMap::new();
     let mut failures: BTreeMap<&str, u64> = BTreeMap::new();
@@ -296,6 +298,7 @@ pub fn summary(site: &Site, elapsed: Duration) -> String {
         stats.robots_fetched,
         elapsed.as_secs_f64()
     );
+    let _ = writeln!(text, "pace: {politeness}");
     for (origin, robots) in &site.robots {
         let answer = robots
             .status()

@@ -2,6 +2,7 @@
 //! reports themselves are [`crate::report`]'s renderers).
 
 use crawlgate_core::Severity;
+use crawlgate_crawl::Pace;
 use crawlgate_report::Report;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -9,8 +10,9 @@ use std::path::PathBuf;
 /// Rules listed in the terminal summary.
 const TOP_RULES: usize = 8;
 
-/// The terminal summary: what was audited, counts by severity, the top rules, where the reports are.
-pub fn audit_summary(report: &Report, written: &[PathBuf]) -> String {
+/// The terminal summary: what was audited, counts by severity, the top rules, the pace of the
+/// crawl, where the reports are.
+pub fn audit_summary(report: &Report, pace: &Pace, written: &[PathBuf]) -> String {
     let summary = &report.summary;
     let mut text = String::new();
     let _ = writeln!(
@@ -79,6 +81,7 @@ pub fn audit_summary(report: &Report, written: &[PathBuf]) -> String {
     for bound in &summary.bounds_hit {
         let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
     }
+    let _ = writeln!(text, "pace: {pace}");
     let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let _ = writeln!(text, "reports: {}", paths.join(", "));
     text
