@@ -8,12 +8,13 @@
 //! stop handle is pulled.
 
 use crate::client::Fetcher;
-use crate::{HttpOptions, Pace, StopHandle};
+use crate::{HttpOptions, MAX_CRAWL_DELAY, Pace, StopHandle};
 use crawlgate_core::Site;
 use crawlgate_core::crawl::{
-    Crawl, CrawlConfig, CrawlError, CrawlEvent, Prepared, Preparer, Request, Response,
+    Crawl, CrawlConfig, CrawlError, CrawlEvent, Prepared, Preparer, Request, RequestKind, Response,
 };
-use crawlgate_core::site::FailureKind;
+use crawlgate_core::robots::product_token_of_header;
+use crawlgate_core::site::{FailureKind, HonouredCrawlDelay, RobotsEffect, origin_of};
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::time::Duration;
@@ -118,6 +119,8 @@ struct Driver {
 /// When each host may be asked next, under [`HttpOptions::pace`].
 struct Pacing {
     pace: Pace,
+    /// The product token whose robots.txt `Crawl-delay` counts: crawlgate's own.
+    own_token: String,
     /// Host names that `HttpOptions::resolve` sends to a loopback address.
     resolved_to_loopback: Vec<String>,
     /// Per `host:port`: the least time between two starts (`None`: no limit), and the earliest
@@ -129,6 +132,9 @@ impl Pacing {
     fn new(http: &HttpOptions) -> Self {
         Pacing {
             pace: http.pace,
+            own_token: product_token_of_header(&http.user_agent)
+                .unwrap_or(&http.user_agent)
+                .to_owned(),
             resolved_to_loopback: http
                 .resolve
                 .iter()
@@ -157,6 +163,40 @@ impl Pacing {
             host.to_owned(),
             (interval, now + interval.unwrap_or_default()),
         );
+    }
+
+    /// The `Crawl-delay` of `file` for crawlgate's own token, when it applies to `request`'s
+    /// host: honoured, on a host that is paced at all, and longer than the pace's interval.
+    /// Raises the host's interval to it (at most [`MAX_CRAWL_DELAY`]) and says what it chose.
+    fn apply_crawl_delay(
+        &mut self,
+        request: &Request,
+        host: &str,
+        file: &crawlgate_core::site::RobotsFile,
+    ) -> Option<HonouredCrawlDelay> {
+        if !self.pace.honour_crawl_delay
+            || file.effect != RobotsEffect::Rules
+            || (self.is_loopback(request) && !self.pace.loopback_too)
+        {
+            return None;
+        }
+        let delay = file.parsed.crawl_delay(&[self.own_token.as_str()])?;
+        let wait = Duration::try_from_secs_f64(delay.seconds)
+            .unwrap_or(MAX_CRAWL_DELAY)
+            .min(MAX_CRAWL_DELAY);
+        let now = Instant::now();
+        let (interval, next) = self.hosts.entry(host.to_owned()).or_insert((None, now));
+        if wait.is_zero() || interval.is_some_and(|interval| interval >= wait) {
+            return None;
+        }
+        *interval = Some(wait);
+        // The first page waits too, counted from robots.txt's answer.
+        *next = (*next).max(now + wait);
+        Some(HonouredCrawlDelay {
+            origin: file.origin.clone(),
+            millis: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+            line: delay.line,
+        })
     }
 
     /// When `host`'s next request is due (`None` when it is not paced).
@@ -272,6 +312,14 @@ impl Driver {
             )
         });
         self.crawl.complete_prepared(&request, prepared);
+        if request.kind == RequestKind::Robots {
+            let origin = origin_of(&request.url).into_owned();
+            if let Some(file) = self.crawl.robots_file(&origin)
+                && let Some(honoured) = self.pacing.apply_crawl_delay(&request, &host, file)
+            {
+                self.crawl.honoured_crawl_delay(honoured);
+            }
+        }
     }
 }
 

@@ -66,7 +66,16 @@ pub struct Pace {
     /// names that [`HttpOptions::resolve`] maps to a loopback address): a site served on this
     /// machine is a fixture, a benchmark or a development server, never someone's production.
     pub loopback_too: bool,
+    /// Whether a robots.txt `Crawl-delay` in a group that applies to crawlgate's own User-Agent
+    /// token (its product token: `crawlgate`, or that of `HttpOptions::user_agent`) spaces the
+    /// requests to that host further, up to [`MAX_CRAWL_DELAY`]. Google ignores the field, but
+    /// crawlgate is the one crawling. On loopback hosts only with `loopback_too`.
+    pub honour_crawl_delay: bool,
 }
+
+/// The longest robots.txt `Crawl-delay` honoured; a longer one is cut to it (a site asking for
+/// an hour between requests would never be audited).
+pub const MAX_CRAWL_DELAY: Duration = Duration::from_secs(30);
 
 impl Pace {
     /// The default an agency can run against production without asking: 5 requests per second
@@ -74,12 +83,14 @@ impl Pace {
     pub const DEFAULT: Pace = Pace {
         per_host_rate: Some(5.0),
         loopback_too: false,
+        honour_crawl_delay: true,
     };
 
-    /// No limit anywhere.
+    /// No rate limit of crawlgate's own (a robots.txt `Crawl-delay` for crawlgate still counts).
     pub const UNLIMITED: Pace = Pace {
         per_host_rate: None,
         loopback_too: false,
+        honour_crawl_delay: true,
     };
 
     /// At most `rate` requests per second to every host, loopback ones included (an explicit
@@ -88,6 +99,7 @@ impl Pace {
         (rate.is_finite() && rate > 0.0).then_some(Pace {
             per_host_rate: Some(rate),
             loopback_too: true,
+            honour_crawl_delay: true,
         })
     }
 
@@ -108,18 +120,22 @@ impl Default for Pace {
 }
 
 impl std::fmt::Display for Pace {
-    /// `at most 5 requests/s per host (loopback hosts unlimited)`, or `no rate limit`.
+    /// `at most 5 requests/s per host (loopback hosts unlimited)`, or `no rate limit`; then
+    /// `, Crawl-delay ignored` when it is.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.per_host_rate {
-            None => f.write_str("no rate limit"),
+            None => f.write_str("no rate limit")?,
             Some(rate) => {
                 write!(f, "at most {rate} requests/s per host")?;
                 if !self.loopback_too {
                     f.write_str(" (loopback hosts unlimited)")?;
                 }
-                Ok(())
             }
         }
+        if !self.honour_crawl_delay {
+            f.write_str(", Crawl-delay ignored")?;
+        }
+        Ok(())
     }
 }
 

@@ -42,7 +42,7 @@ impl Entry<'_> {
 
 /// Google's group selection: the groups naming the first token of the chain that any group
 /// names, else the `*` groups, else none.
-fn select<'a>(groups: &'a [Group], tokens: &[&str]) -> (GroupSelection, Vec<&'a Group>) {
+pub(crate) fn select<'a>(groups: &'a [Group], tokens: &[&str]) -> (GroupSelection, Vec<&'a Group>) {
     for token in tokens {
         let user_agent_lines: Vec<u32> = groups
             .iter()

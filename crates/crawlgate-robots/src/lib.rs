@@ -113,6 +113,52 @@ impl RobotsTxt {
         self.agent(&[product_token]).verdict(path_and_query)
     }
 
+    /// The `Crawl-delay` of the groups that apply to a crawler (`tokens`, chosen as for its
+    /// rules: the groups naming the first token any group names, else `*`): the first value in
+    /// file order that is a number of seconds (finite, not negative), with its line. Google ignores
+    /// the field; a crawler that honours it waits that long between two requests.
+    pub fn crawl_delay(&self, tokens: &[&str]) -> Option<CrawlDelay> {
+        let groups = self.groups();
+        let (_, chosen) = agent::select(groups, tokens);
+        // A group's lines run from its first user-agent line to the next group's.
+        let starts: Vec<u32> = groups
+            .iter()
+            .filter_map(|group| group.user_agents.first().map(|ua| ua.line))
+            .collect();
+        let ranges: Vec<(u32, u32)> = chosen
+            .iter()
+            .filter_map(|group| group.user_agents.first().map(|ua| ua.line))
+            .map(|start| {
+                let end = starts
+                    .iter()
+                    .copied()
+                    .find(|s| *s > start)
+                    .unwrap_or(u32::MAX);
+                (start, end)
+            })
+            .collect();
+        self.lines
+            .iter()
+            .filter(|facts| {
+                ranges
+                    .iter()
+                    .any(|(start, end)| (*start..*end).contains(&facts.line))
+            })
+            .filter(|facts| {
+                facts
+                    .key
+                    .as_deref()
+                    .is_some_and(|key| key.trim().eq_ignore_ascii_case("crawl-delay"))
+            })
+            .find_map(|facts| {
+                let seconds: f64 = facts.value.as_deref()?.trim().parse().ok()?;
+                (seconds.is_finite() && seconds >= 0.0).then_some(CrawlDelay {
+                    seconds,
+                    line: facts.line,
+                })
+            })
+    }
+
     /// Compiles the rules that apply to a crawler. `tokens` is a fallback chain (for example
     /// `["googlebot-image", "googlebot"]`): the first token that has a group of its own wins, and
     /// all the groups naming it are merged; if none has, the `*` groups apply. An empty chain
@@ -364,6 +410,15 @@ impl fmt::Display for MatchedRule {
     }
 }
 
+/// A `Crawl-delay` line that applies to a crawler ([`RobotsTxt::crawl_delay`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CrawlDelay {
+    /// Seconds to wait between two requests.
+    pub seconds: f64,
+    /// 1-based line of the field.
+    pub line: u32,
+}
+
 /// Which groups apply to a crawler.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct GroupSelection {
@@ -380,6 +435,37 @@ pub struct GroupSelection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn crawl_delay_is_read_from_the_groups_that_apply() {
+        let robots = RobotsTxt::parse(
+            b"User-agent: googlebot\nCrawl-delay: 9\nDisallow: /g\n\n\
+              User-agent: *\nDisallow: /x\ncrawl-delay: 2.5\nCrawl-delay: 7\n\n\
+              User-agent: slowbot\nCrawl-delay: soon\nCrawl-delay: -1\n",
+        );
+        let delay = |token| robots.crawl_delay(&[token]).map(|d| (d.seconds, d.line));
+        assert_eq!(delay("googlebot"), Some((9.0, 2)));
+        // Anything else falls back to `*`: the first valid value, in file order.
+        assert_eq!(delay("crawlgate"), Some((2.5, 7)));
+        // A group of its own without a usable value: none (the `*` group does not apply).
+        assert_eq!(delay("slowbot"), None);
+        assert_eq!(
+            RobotsTxt::parse(b"User-agent: *\nDisallow: /\n").crawl_delay(&["a"]),
+            None
+        );
+        // Consecutive user-agent lines with no rule between them are one group, as Google reads
+        // them: the delay under `googlebot` is the `*` crawlers' too.
+        let merged = RobotsTxt::parse(b"User-agent: googlebot\nCrawl-delay: 4\n\nUser-agent: *\n");
+        assert_eq!(
+            merged.crawl_delay(&["crawlgate"]).map(|d| d.seconds),
+            Some(4.0)
+        );
+        // Before any group: applies to no crawler.
+        assert_eq!(
+            RobotsTxt::parse(b"Crawl-delay: 3\n").crawl_delay(&["a"]),
+            None
+        );
+    }
 
     #[test]
     fn parsed_files_and_compiled_agents_can_be_shared_between_threads() {

@@ -146,6 +146,8 @@ pub struct ConfigFile {
     pub rate: Option<f64>,
     /// Seconds between two request starts to one host, at least (`--delay`).
     pub delay: Option<f64>,
+    /// Don't wait the `Crawl-delay` robots.txt asks of crawlgate (`--ignore-crawl-delay`).
+    pub ignore_crawl_delay: Option<bool>,
     pub obey_robots: Option<bool>,
     pub sitemaps: Option<Vec<String>>,
     pub include_subdomains: Option<bool>,

@@ -316,6 +316,7 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         }
     }
     crawl.obey_robots |= file.obey_robots.unwrap_or(false);
+    crawl.ignore_crawl_delay |= file.ignore_crawl_delay.unwrap_or(false);
     crawl.include_subdomains |= file.include_subdomains.unwrap_or(false);
     if crawl.sitemaps.is_empty() {
         for sitemap in file.sitemaps.iter().flatten() {

@@ -43,6 +43,12 @@ pub(crate) struct CrawlArgs {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(crate) delay: Option<Duration>,
 
+    /// Don't wait the `Crawl-delay` that robots.txt asks of crawlgate (in a `User-agent:
+    /// crawlgate` or `*` group; honoured by default, up to 30 s, except on hosts of this machine
+    /// unless --rate is given).
+    #[arg(long)]
+    pub(crate) ignore_crawl_delay: bool,
+
     /// Seconds allowed for one request, from connecting to the last body byte.
     #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds)]
     pub(crate) timeout: Duration,
@@ -143,12 +149,16 @@ impl CrawlArgs {
 impl CrawlArgs {
     /// The per-host pace: `--rate`, `--delay`, or the library's default.
     pub(crate) fn pace(&self) -> Pace {
-        match (self.rate, self.delay) {
+        let pace = match (self.rate, self.delay) {
             (Some(rate), _) => Pace::per_second(rate).unwrap_or(Pace::UNLIMITED),
             (None, Some(delay)) => {
                 Pace::per_second(1.0 / delay.as_secs_f64()).unwrap_or(Pace::UNLIMITED)
             }
             (None, None) => Pace::DEFAULT,
+        };
+        Pace {
+            honour_crawl_delay: !self.ignore_crawl_delay,
+            ..pace
         }
     }
 }
@@ -245,6 +255,8 @@ mod tests {
             assert!(Cli::try_parse_from(&command_line).is_err(), "{bad:?}");
         }
         assert!(Cli::try_parse_from(["crawlgate", "--rate=1", "--delay=1"]).is_err());
+        assert!(parse(&[]).pace().honour_crawl_delay);
+        assert!(!parse(&["--ignore-crawl-delay"]).pace().honour_crawl_delay);
     }
 
     #[test]

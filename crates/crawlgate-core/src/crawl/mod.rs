@@ -31,9 +31,9 @@ pub use prepare::{Prepared, Preparer};
 use crate::finding::RedirectHop;
 use crate::signals::LinkRel;
 use crate::site::{
-    Bound, CrawlStats, FailureKind, NotFetchedReason, Received, Reference, Resource, ResourceKind,
-    ResourceState, RobotsEffect, RobotsFile, Site, SiteParts, SitemapCycle, SitemapFile,
-    SitemapListing, SitemapSource, SitemapState, VerdictCache, origin_of,
+    Bound, CrawlStats, FailureKind, HonouredCrawlDelay, NotFetchedReason, Received, Reference,
+    Resource, ResourceKind, ResourceState, RobotsEffect, RobotsFile, Site, SiteParts, SitemapCycle,
+    SitemapFile, SitemapListing, SitemapSource, SitemapState, VerdictCache, origin_of,
 };
 use crate::sitemap::SitemapKind;
 use foldhash::HashMap as FastMap;
@@ -340,6 +340,24 @@ impl Crawl {
             // A prepared response for another purpose is a driver bug; the slot stays in flight
             // and is reported as interrupted.
             _ => {}
+        }
+    }
+
+    /// The robots.txt recorded for `origin` (`scheme://host[:port]`), once it was fetched.
+    pub fn robots_file(&self, origin: &str) -> Option<&RobotsFile> {
+        self.robots.get(origin)
+    }
+
+    /// Record that the driver waits `delay` between requests to its origin (robots.txt
+    /// `Crawl-delay`), for the Site's stats.
+    pub fn honoured_crawl_delay(&mut self, delay: HonouredCrawlDelay) {
+        if !self
+            .stats
+            .crawl_delays
+            .iter()
+            .any(|d| d.origin == delay.origin)
+        {
+            self.stats.crawl_delays.push(delay);
         }
     }
 

@@ -508,6 +508,20 @@ pub struct CrawlStats {
     pub interrupted: bool,
     /// In-scope URLs seen in links after the discovery bound, not recorded.
     pub urls_not_recorded: u64,
+    /// The robots.txt `Crawl-delay`s the crawl honoured, by origin, in the order met.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crawl_delays: Vec<HonouredCrawlDelay>,
+}
+
+/// A robots.txt `Crawl-delay` the crawl waited between requests to an origin.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HonouredCrawlDelay {
+    /// `scheme://host[:port]`.
+    pub origin: String,
+    /// The delay, in milliseconds.
+    pub millis: u64,
+    /// The robots.txt line it was read from.
+    pub line: u32,
 }
 
 impl CrawlStats {

@@ -43,7 +43,7 @@ async fn an_explicit_rate_spaces_every_request_to_a_host_even_on_loopback() {
     }
     // And the crawl does not dawdle: the measured rate is within 10% of the pace.
     let span = *arrivals.last().unwrap() - arrivals[0];
-    let measured = (arrivals.len() - 1) as f64 / span.as_secs_f64();
+    let measured = f64::from(u32::try_from(arrivals.len() - 1).unwrap()) / span.as_secs_f64();
     assert!(
         (measured - rate).abs() <= rate * 0.1,
         "measured {measured:.1}/s for a pace of {rate}/s"
@@ -63,7 +63,8 @@ async fn a_slow_pace_holds_requests_back_while_nothing_runs() {
     assert_eq!(site.stats.pages_fetched, 12);
     assert_eq!(server.peak_in_flight(), 1);
     let requests = server.arrival_times().len();
-    assert!(started.elapsed() >= Duration::from_secs_f64((requests - 1) as f64 / 4.0 * 0.9));
+    let least = f64::from(u32::try_from(requests - 1).unwrap()) / 4.0 * 0.9;
+    assert!(started.elapsed() >= Duration::from_secs_f64(least));
 }
 
 #[tokio::test]
@@ -100,4 +101,82 @@ fn a_pace_has_an_interval_per_kind_of_host_and_says_what_it_is() {
     );
     assert_eq!(half.to_string(), "at most 0.5 requests/s per host");
     assert_eq!(Pace::UNLIMITED.to_string(), "no rate limit");
+}
+
+/// `/` linking to 3 pages, with `robots` as robots.txt.
+fn site_with_robots(robots: &str) -> ServedSite {
+    let paths = ["/a", "/b", "/c"];
+    let mut site = ServedSite::new()
+        .file("index.html", page(&paths))
+        .file("robots.txt", robots.to_owned());
+    for path in paths {
+        site = site.file(path, page(&[]));
+    }
+    site
+}
+
+/// A pace fast enough not to matter, applied to loopback hosts too.
+fn fast_everywhere() -> Pace {
+    Pace::per_second(100.0).unwrap()
+}
+
+#[tokio::test]
+async fn a_crawl_delay_for_crawlgate_spaces_the_requests_after_robots_txt() {
+    let server = serve(site_with_robots(
+        "User-agent: googlebot\nCrawl-delay: 9\nDisallow: /g\n\nUser-agent: *\nCrawl-delay: 0.3\nDisallow: /x\n",
+    ))
+    .await;
+    let http = HttpOptions {
+        pace: fast_everywhere(),
+        ..http()
+    };
+    let (site, _) = run(config(server.url("/")), &http).await;
+    assert_eq!(site.stats.pages_fetched, 4);
+    let honoured = &site.stats.crawl_delays;
+    assert_eq!(honoured.len(), 1, "{honoured:?}");
+    assert_eq!((honoured[0].millis, honoured[0].line), (300, 6));
+    assert_eq!(
+        honoured[0].origin,
+        server.url("/").origin().ascii_serialization()
+    );
+    // robots.txt first, then every request at least the delay after the one before.
+    assert_eq!(server.requests()[0], "/robots.txt");
+    for gap in gaps(&server.arrival_times()) {
+        assert!(gap >= Duration::from_millis(270), "gap {gap:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_crawl_delay_is_not_waited_when_ignored_or_not_for_crawlgate_or_on_loopback() {
+    let robots_for_all = "User-agent: *\nCrawl-delay: 5\n";
+    for (robots, pace) in [
+        // --ignore-crawl-delay.
+        (
+            robots_for_all,
+            Pace {
+                honour_crawl_delay: false,
+                ..fast_everywhere()
+            },
+        ),
+        // Only Googlebot's group has one; crawlgate reads the `*` group, which has none. (The
+        // `Disallow` ends Googlebot's group: with no rule between them, Google's parser reads
+        // consecutive user-agent lines as one group, and the delay would apply to both.)
+        (
+            "User-agent: googlebot\nCrawl-delay: 5\nDisallow: /g\n\nUser-agent: *\nDisallow: /x\n",
+            fast_everywhere(),
+        ),
+        // The default pace leaves hosts on this machine alone (the demo's robots.txt asks 5 s).
+        (robots_for_all, Pace::DEFAULT),
+    ] {
+        let server = serve(site_with_robots(robots)).await;
+        let http = HttpOptions { pace, ..http() };
+        let started = Instant::now();
+        let (site, _) = run(config(server.url("/")), &http).await;
+        assert_eq!(site.stats.pages_fetched, 4, "{robots:?} {pace:?}");
+        assert!(site.stats.crawl_delays.is_empty(), "{robots:?} {pace:?}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{robots:?} {pace:?}"
+        );
+    }
 }

@@ -6,7 +6,8 @@
 use crawlgate_core::Site;
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{
-    NotFetchedReason, Reference, ReferenceKind, Resource, ResourceKind, ResourceState, RobotsEffect,
+    HonouredCrawlDelay, NotFetchedReason, Reference, ReferenceKind, Resource, ResourceKind,
+    ResourceState, RobotsEffect,
 };
 use crawlgate_crawl::Pace;
 use serde::Serialize;
@@ -299,6 +300,7 @@ pub fn summary(site: &Site, elapsed: Duration, politeness: &Pace) -> String {
         elapsed.as_secs_f64()
     );
     let _ = writeln!(text, "pace: {politeness}");
+    crawl_delay_lines(&site.stats.crawl_delays, &mut text);
     for (origin, robots) in &site.robots {
         let answer = robots
             .status()
@@ -326,4 +328,17 @@ pub fn summary(site: &Site, elapsed: Duration, politeness: &Pace) -> String {
         let _ = writeln!(text, "bound hit: {bound}; the crawl is partial");
     }
     text
+}
+
+/// `crawl-delay: ORIGIN 5 s (robots.txt line 14)` for each `Crawl-delay` honoured.
+pub(crate) fn crawl_delay_lines(delays: &[HonouredCrawlDelay], text: &mut String) {
+    use std::fmt::Write as _;
+    for delay in delays {
+        let seconds = Duration::from_millis(delay.millis).as_secs_f64();
+        let _ = writeln!(
+            text,
+            "crawl-delay: {} {seconds} s (robots.txt line {})",
+            delay.origin, delay.line
+        );
+    }
 }

@@ -82,6 +82,7 @@ pub fn audit_summary(report: &Report, pace: &Pace, written: &[PathBuf]) -> Strin
         let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
     }
     let _ = writeln!(text, "pace: {pace}");
+    crate::output::crawl::crawl_delay_lines(&report.crawl.crawl_delays, &mut text);
     let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let _ = writeln!(text, "reports: {}", paths.join(", "));
     text
