@@ -2,8 +2,9 @@
 //!
 //! Keep asking the state machine for requests until it has none ready or the concurrency is full;
 //! hold a request back while its host is at its limit of requests in flight or, under a rate
-//! limit ([`crate::Pace`]), until its host's next start is due; run each request on a task (fetch, then parse and extract: on that task for a small body, on a
-//! blocking thread for a large one); record each prepared response on this loop; forward events;
+//! limit ([`crate::Pace`]), until its host's next start is due; run each request on a task
+//! (fetch, then parse and extract: on that task for a small body, on a blocking thread for a
+//! large one); record each prepared response on this loop; forward events;
 //! stop when nothing is in flight and nothing is ready, when the total time is up, or when the
 //! stop handle is pulled.
 
@@ -123,9 +124,20 @@ struct Pacing {
     own_token: String,
     /// Host names that `HttpOptions::resolve` sends to a loopback address.
     resolved_to_loopback: Vec<String>,
-    /// Per `host:port`: the least time between two starts (`None`: no limit), and the earliest
-    /// next start.
-    hosts: HashMap<String, (Option<Duration>, Instant)>,
+    /// Per `host:port`, from its first request on.
+    hosts: HashMap<String, HostPace>,
+    /// Whether any host has an interval: without one nothing is ever held back for its turn.
+    any_paced: bool,
+}
+
+/// One host's pace.
+struct HostPace {
+    /// The least time between two starts; `None`: no limit.
+    interval: Option<Duration>,
+    /// The earliest next start.
+    next: Instant,
+    /// Whether the host is on this machine (unpaced unless [`Pace::loopback_too`]).
+    loopback: bool,
 }
 
 impl Pacing {
@@ -142,41 +154,49 @@ impl Pacing {
                 .map(|(host, _)| host.to_ascii_lowercase())
                 .collect(),
             hosts: HashMap::new(),
+            any_paced: false,
         }
     }
 
     /// Whether a request to `host` (`host:port`) may start now.
     fn is_due(&self, host: &str, now: Instant) -> bool {
-        self.hosts.get(host).is_none_or(|(_, next)| *next <= now)
+        self.hosts.get(host).is_none_or(|pace| pace.next <= now)
     }
 
     /// A request to `host` starts now: its next one is due an interval later.
     fn started(&mut self, request: &Request, host: &str, now: Instant) {
-        if let Some((interval, next)) = self.hosts.get_mut(host) {
-            if let Some(interval) = interval {
-                *next = (*next).max(now) + *interval;
+        if let Some(pace) = self.hosts.get_mut(host) {
+            if let Some(interval) = pace.interval {
+                pace.next = pace.next.max(now) + interval;
             }
             return;
         }
-        let interval = self.pace.interval(self.is_loopback(request));
+        let loopback = self.is_loopback(request);
+        let interval = self.pace.interval(loopback);
+        self.any_paced |= interval.is_some();
         self.hosts.insert(
             host.to_owned(),
-            (interval, now + interval.unwrap_or_default()),
+            HostPace {
+                interval,
+                next: now + interval.unwrap_or_default(),
+                loopback,
+            },
         );
     }
 
-    /// The `Crawl-delay` of `file` for crawlgate's own token, when it applies to `request`'s
-    /// host: honoured, on a host that is paced at all, and longer than the pace's interval.
-    /// Raises the host's interval to it (at most [`MAX_CRAWL_DELAY`]) and says what it chose.
+    /// The `Crawl-delay` of `file` for crawlgate's own token, when it applies to `host` (whose
+    /// robots.txt request started its pace): honoured, on a host that is paced at all, and
+    /// longer than the pace's interval. Raises the host's interval to it (at most
+    /// [`MAX_CRAWL_DELAY`]) and says what it chose.
     fn apply_crawl_delay(
         &mut self,
-        request: &Request,
         host: &str,
         file: &crawlgate_core::site::RobotsFile,
     ) -> Option<HonouredCrawlDelay> {
+        let pace = self.hosts.get_mut(host)?;
         if !self.pace.honour_crawl_delay
             || file.effect != RobotsEffect::Rules
-            || (self.is_loopback(request) && !self.pace.loopback_too)
+            || (pace.loopback && !self.pace.loopback_too)
         {
             return None;
         }
@@ -184,14 +204,13 @@ impl Pacing {
         let wait = Duration::try_from_secs_f64(delay.seconds)
             .unwrap_or(MAX_CRAWL_DELAY)
             .min(MAX_CRAWL_DELAY);
-        let now = Instant::now();
-        let (interval, next) = self.hosts.entry(host.to_owned()).or_insert((None, now));
-        if wait.is_zero() || interval.is_some_and(|interval| interval >= wait) {
+        if wait.is_zero() || pace.interval.is_some_and(|interval| interval >= wait) {
             return None;
         }
-        *interval = Some(wait);
+        pace.interval = Some(wait);
         // The first page waits too, counted from robots.txt's answer.
-        *next = (*next).max(now + wait);
+        pace.next = pace.next.max(Instant::now() + wait);
+        self.any_paced = true;
         Some(HonouredCrawlDelay {
             origin: file.origin.clone(),
             millis: u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
@@ -199,9 +218,9 @@ impl Pacing {
         })
     }
 
-    /// When `host`'s next request is due (`None` when it is not paced).
+    /// When `host`'s next request is due (`None` before its first).
     fn due(&self, host: &str) -> Option<Instant> {
-        self.hosts.get(host).map(|(_, next)| *next)
+        self.hosts.get(host).map(|pace| pace.next)
     }
 
     fn is_loopback(&self, request: &Request) -> bool {
@@ -257,7 +276,7 @@ impl Driver {
     /// The earliest time a held-back request's host is due, when one waits for its turn (not
     /// for a running request to finish).
     fn next_due(&self) -> Option<Instant> {
-        if self.running.len() >= self.concurrency {
+        if !self.pacing.any_paced || self.running.len() >= self.concurrency {
             return None;
         }
         let now = Instant::now();
@@ -315,7 +334,7 @@ impl Driver {
         if request.kind == RequestKind::Robots {
             let origin = origin_of(&request.url).into_owned();
             if let Some(file) = self.crawl.robots_file(&origin)
-                && let Some(honoured) = self.pacing.apply_crawl_delay(&request, &host, file)
+                && let Some(honoured) = self.pacing.apply_crawl_delay(&host, file)
             {
                 self.crawl.honoured_crawl_delay(honoured);
             }

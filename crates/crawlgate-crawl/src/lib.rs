@@ -62,9 +62,10 @@ pub struct HttpOptions {
 pub struct Pace {
     /// Requests started per second to one host, at most; `None`: no limit. Positive and finite.
     pub per_host_rate: Option<f64>,
-    /// Whether the rate applies to loopback hosts too (`127.0.0.0/8`, `::1`, `localhost`, and
-    /// names that [`HttpOptions::resolve`] maps to a loopback address): a site served on this
-    /// machine is a fixture, a benchmark or a development server, never someone's production.
+    /// Whether the rate applies to loopback hosts too (`127.0.0.0/8`, `::1`, `localhost` and
+    /// `*.localhost`, and names that [`HttpOptions::resolve`] maps to a loopback address): a
+    /// site served on this machine is a fixture, a benchmark or a development server, never
+    /// someone's production.
     pub loopback_too: bool,
     /// Whether a robots.txt `Crawl-delay` in a group that applies to crawlgate's own User-Agent
     /// token (its product token: `crawlgate`, or that of `HttpOptions::user_agent`) spaces the
