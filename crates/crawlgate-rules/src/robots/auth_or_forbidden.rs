@@ -1,10 +1,9 @@
+use crate::robots::fetch_outcome_rule;
 use crate::robots::files::audited_files;
 use crate::robots::redirects::redirect_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
-use crawlgate_core::site::RobotsEffect;
-use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
 
 declare_rule! {
     /// ## What it does
@@ -40,7 +39,7 @@ impl Rule for AuthOrForbidden {
                 continue;
             };
             // Past Google's redirect limit the status is never seen: redirect-too-long says so.
-            if file.effect != RobotsEffect::AllowAll || file.hops.len() > ROBOTS_MAX_REDIRECTS {
+            if fetch_outcome_rule(file).id != Self::META.id {
                 continue;
             }
             out.report(

@@ -1,10 +1,9 @@
+use crate::robots::fetch_outcome_rule;
 use crate::robots::files::audited_files;
 use crate::robots::redirects::redirect_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
-use crawlgate_core::site::RobotsEffect;
-use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
 
 declare_rule! {
     /// ## What it does
@@ -39,11 +38,8 @@ impl Rule for Missing {
             let Some(status) = file.status() else {
                 continue;
             };
-            if !(400..=499).contains(&status)
-                || matches!(status, 401 | 403 | 429)
-                || file.effect != RobotsEffect::AllowAll
-                || file.hops.len() > ROBOTS_MAX_REDIRECTS
-            {
+            // The other 4xx answers (401, 403, 429, past the redirect limit) are other rules'.
+            if !(400..=499).contains(&status) || fetch_outcome_rule(file).id != Self::META.id {
                 continue;
             }
             out.report(

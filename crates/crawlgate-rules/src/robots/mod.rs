@@ -84,10 +84,10 @@ pub use ua_divergence::UaDivergence;
 pub use unreachable::Unreachable;
 pub use unsupported_field::UnsupportedField;
 
-/// The rule that names a robots.txt fetch which gave no rules to read (`robots lint` on a URL
-/// that answered no 2xx): past Google's redirect limit `robots/redirect-too-long`; every URL
-/// disallowed (5xx, 429, no response) `robots/unreachable`; 401 or 403
-/// `robots/auth-or-forbidden`; any other answer `robots/missing`.
+/// The rule that names a robots.txt fetch which gave no rules to read: past Google's redirect
+/// limit `robots/redirect-too-long`; every URL disallowed (5xx, 429, no response)
+/// `robots/unreachable`; 401 or 403 `robots/auth-or-forbidden`; any other answer
+/// `robots/missing`. The one decision behind `robots lint URL` and those rules' audit checks.
 pub fn fetch_outcome_rule(file: &RobotsFile) -> &'static RuleMeta {
     let redirects_exhausted = file.hops.len() > ROBOTS_MAX_REDIRECTS
         || matches!(

@@ -1,9 +1,10 @@
+use crate::robots::fetch_outcome_rule;
 use crate::robots::files::audited_files;
 use crate::robots::redirects::redirect_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
-use crawlgate_core::site::{FailureKind, RobotsEffect};
+use crawlgate_core::site::FailureKind;
 
 declare_rule! {
     /// ## What it does
@@ -41,7 +42,7 @@ declare_rule! {
 impl Rule for Unreachable {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for file in audited_files(site) {
-            if file.effect != RobotsEffect::DisallowAll {
+            if fetch_outcome_rule(file).id != Self::META.id {
                 continue;
             }
             let what = match &file.outcome {
