@@ -412,3 +412,49 @@ fn an_unreachable_start_url_is_inconclusive() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_config_file_sets_the_pace_and_refuses_rate_with_delay() {
+    let server = serve_fixture_site("audit-small");
+    let dir = out_dir("config-pace");
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("crawlgate.toml");
+    let audit = |toml: &str| {
+        std::fs::write(&config, toml).unwrap();
+        run(&[
+            "audit",
+            server.url("/").as_str(),
+            "--config",
+            config.to_str().unwrap(),
+            "-o",
+            dir.join("reports").to_str().unwrap(),
+            "--format",
+            "json",
+            "--quiet",
+            "--fail-on",
+            "never",
+        ])
+    };
+    let paced = audit("rate = 50\n");
+    assert_eq!(paced.status.code(), Some(0), "{}", text(&paced.stderr));
+    let stdout = text(&paced.stdout);
+    assert!(
+        stdout.contains("pace: at most 50 requests/s per host\n"),
+        "{stdout}"
+    );
+    let both = audit("rate = 2\ndelay = 0.5\n");
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        text(&both.stderr).contains("`rate` or `delay`, not both"),
+        "{}",
+        text(&both.stderr)
+    );
+    let negative = audit("delay = -1\n");
+    assert_eq!(negative.status.code(), Some(2));
+    assert!(
+        text(&negative.stderr).contains("config: delay: `-1` is out of range"),
+        "{}",
+        text(&negative.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,7 +1,7 @@
 //! `crawlgate audit URL`: crawl, cross-check, write the reports, print a summary.
 
 use crate::commands::atomic::write_atomically;
-use crate::commands::crawl_args::{CrawlArgs, parse_rate, parse_seconds};
+use crate::commands::crawl_args::{CrawlArgs, checked_rate, checked_seconds};
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
@@ -303,17 +303,20 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
     {
         crawl.concurrency = concurrency;
     }
+    if file.rate.is_some() && file.delay.is_some() {
+        bail!("config: give `rate` or `delay`, not both (one is the other's inverse)");
+    }
     if crawl.rate.is_none() && crawl.delay.is_none() {
-        if let Some(rate) = file.rate {
-            crawl.rate = Some(
-                parse_rate(&rate.to_string()).map_err(|e| anyhow::anyhow!("config: rate: {e}"))?,
-            );
-        } else if let Some(delay) = file.delay {
-            crawl.delay = Some(
-                parse_seconds(&delay.to_string())
-                    .map_err(|e| anyhow::anyhow!("config: delay: {e}"))?,
-            );
-        }
+        crawl.rate = file
+            .rate
+            .map(checked_rate)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("config: rate: {e}"))?;
+        crawl.delay = file
+            .delay
+            .map(checked_seconds)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("config: delay: {e}"))?;
     }
     crawl.obey_robots |= file.obey_robots.unwrap_or(false);
     crawl.ignore_crawl_delay |= file.ignore_crawl_delay.unwrap_or(false);

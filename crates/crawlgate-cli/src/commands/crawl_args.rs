@@ -164,13 +164,25 @@ impl CrawlArgs {
 }
 
 /// Requests per second to one host: a finite number from 0 (no limit) to 10,000.
-pub(crate) fn parse_rate(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(rate) if (0.0..=10_000.0).contains(&rate) => Ok(rate),
-        _ => Err(format!(
-            "`{text}` is not a rate from 0 (no limit) to 10000 requests per second"
-        )),
+fn parse_rate(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .and_then(|rate| checked_rate(rate).ok())
+        .ok_or_else(|| rate_error(text))
+}
+
+/// A rate (`rate` in crawlgate.toml) in the range [`parse_rate`] accepts.
+pub(crate) fn checked_rate(rate: f64) -> Result<f64, String> {
+    if (0.0..=10_000.0).contains(&rate) {
+        Ok(rate)
+    } else {
+        Err(rate_error(&rate.to_string()))
     }
+}
+
+fn rate_error(shown: &str) -> String {
+    format!("`{shown}` is not a rate from 0 (no limit) to 10000 requests per second")
 }
 
 /// Requests in flight at once: 1 to 1,024.
@@ -187,12 +199,20 @@ pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
         .trim()
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    if !(seconds > 0.0 && seconds <= 366.0 * 24.0 * 3600.0) {
-        return Err(format!(
-            "`{text}` is out of range: give a positive number of seconds (at most a year)"
-        ));
+    checked_seconds(seconds).map_err(|_| seconds_error(text))
+}
+
+/// A number of seconds (`delay` in crawlgate.toml) in the range [`parse_seconds`] accepts.
+pub(crate) fn checked_seconds(seconds: f64) -> Result<Duration, String> {
+    if seconds > 0.0 && seconds <= 366.0 * 24.0 * 3600.0 {
+        Ok(Duration::from_secs_f64(seconds))
+    } else {
+        Err(seconds_error(&seconds.to_string()))
     }
-    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn seconds_error(shown: &str) -> String {
+    format!("`{shown}` is out of range: give a positive number of seconds (at most a year)")
 }
 
 #[cfg(test)]

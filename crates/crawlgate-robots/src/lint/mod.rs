@@ -84,8 +84,8 @@ pub mod rule_ids {
     pub const SENSITIVE_PATH_DISCLOSED: &str = Code::SensitivePathDisclosed.id();
 
     /// Every id, in RULES.md order.
-    pub const ALL: [&str; 20] = {
-        let mut ids = [""; 20];
+    pub const ALL: [&str; Code::ALL.len()] = {
+        let mut ids = [""; Code::ALL.len()];
         let mut index = 0;
         while index < ids.len() {
             ids[index] = Code::ALL[index].id();

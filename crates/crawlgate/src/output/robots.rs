@@ -115,16 +115,15 @@ pub fn write_lint_issue(
     json: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    write_lint_line(
-        name,
-        issue.line,
-        issue.column,
-        issue.severity,
-        issue.rule(),
-        &issue.message,
-        json,
-        out,
-    )
+    let record = LintRecord {
+        file: name,
+        line: issue.line,
+        column: issue.column,
+        severity: issue.severity,
+        rule: issue.rule(),
+        message: &issue.message,
+    };
+    write_lint_record(&record, json, out)
 }
 
 /// The one issue of a robots.txt fetch that gave no rules to read, under `rule` (see
@@ -137,34 +136,31 @@ pub fn write_fetch_outcome(
     json: bool,
     out: &mut impl Write,
 ) -> io::Result<()> {
-    write_lint_line(name, None, None, severity, rule, message, json, out)
+    let record = LintRecord {
+        file: name,
+        line: None,
+        column: None,
+        severity,
+        rule,
+        message,
+    };
+    write_lint_record(&record, json, out)
 }
 
-#[allow(clippy::too_many_arguments)] // the fields of one line, each written once
-fn write_lint_line(
-    name: &str,
-    line: Option<u32>,
-    column: Option<u32>,
-    severity: Severity,
-    rule: &str,
-    message: &str,
-    json: bool,
-    out: &mut impl Write,
-) -> io::Result<()> {
+fn write_lint_record(record: &LintRecord<'_>, json: bool, out: &mut impl Write) -> io::Result<()> {
     if json {
-        let record = LintRecord {
-            file: name,
-            line,
-            column,
-            severity,
-            rule,
-            message,
-        };
-        write_json_line(&record, out)
-    } else {
-        let at = line.map_or_else(|| name.to_owned(), |line| format!("{name}:{line}"));
-        writeln!(out, "{at}: {severity}[{rule}]: {message}")
+        return write_json_line(record, out);
     }
+    let LintRecord {
+        file,
+        line,
+        severity,
+        rule,
+        message,
+        ..
+    } = record;
+    let at = line.map_or_else(|| (*file).to_owned(), |line| format!("{file}:{line}"));
+    writeln!(out, "{at}: {severity}[{rule}]: {message}")
 }
 
 /// `value` as one line of JSON.

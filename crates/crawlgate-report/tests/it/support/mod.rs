@@ -1,7 +1,7 @@
 //! Canned reports for the renderer tests: fixture mini-sites crawled offline (no network) through
 //! the same crawl as real audits, checked by the built-in rules, built into a Report.
 
-use crawlgate_core::rule::{Findings, Rule};
+use crawlgate_core::rule::Rule;
 use crawlgate_core::{Finding, RuleMeta};
 use crawlgate_report::{BuildOptions, Report, build};
 use crawlgate_test_support::fixture;
@@ -39,10 +39,10 @@ pub(crate) fn report_with_every_rule(name: &str) -> Report {
 
 fn report_with_rules(name: &str, rules: &[&dyn Rule]) -> Report {
     let site = fixture::load_site(&site_path(name)).unwrap_or_else(|e| panic!("{e}"));
-    let mut findings: Vec<Finding> = Vec::new();
-    for rule in rules {
-        rule.check(&site, &mut Findings::new(rule.meta(), None, &mut findings));
-    }
+    let findings: Vec<Finding> = rules
+        .iter()
+        .flat_map(|rule| fixture::run(*rule, &site))
+        .collect();
     let metas: Vec<&RuleMeta> = rules.iter().map(|r| r.meta()).collect();
     let options = BuildOptions {
         tool_version: "0.1.0".to_owned(),
