@@ -2,6 +2,7 @@
 //!
 //! One test binary (owned by crates/crawlgate-cli through `[[test]]`), one module per command.
 
+mod audit_access_cmd;
 mod audit_baseline_cmd;
 mod audit_cmd;
 mod audit_env_cmd;

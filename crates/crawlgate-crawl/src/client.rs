@@ -9,17 +9,17 @@
 //! decoder removes them). A sitemap served gzipped *as a file* (no `Content-Encoding`) arrives as
 //! gzip bytes and the sitemap parser recognises it by its magic bytes.
 
-use crate::HttpOptions;
 use crate::resolve::{ResolveError, resolvable_host};
 use crate::roots::root_certificates;
-use crawlgate_core::crawl::{Request, Response};
+use crate::{Access, HttpOptions};
+use crawlgate_core::crawl::{Request, Response, Scope};
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::http::HeaderLine;
 use crawlgate_core::site::{FailureKind, Received};
 use reqwest::StatusCode;
-use reqwest::header::LOCATION;
+use reqwest::header::{COOKIE, HeaderMap, HeaderName, HeaderValue, LOCATION};
 use std::error::Error as _;
-use std::sync::Once;
+use std::sync::{Arc, Once};
 use std::time::Duration;
 use thiserror::Error;
 use url::Url;
@@ -56,6 +56,26 @@ pub struct Fetcher {
     /// For responses with more header lines than hyper's default ([`MAX_RESPONSE_HEADERS`]).
     wide_client: reqwest::Client,
     request_timeout: Duration,
+    /// The headers of [`HttpOptions::access`], marked sensitive, and where they may go.
+    credentials: Option<Arc<Credentials>>,
+}
+
+/// Access headers and the URLs that receive them.
+#[derive(Debug)]
+struct Credentials {
+    headers: HeaderMap,
+    basic_auth: Option<crate::BasicAuth>,
+    /// Receives them: URLs `scope` holds for a crawl from `start`. `None` until
+    /// [`Fetcher::send_credentials_to`] says: a fetcher sends credentials nowhere by default.
+    scope: Option<(Url, Scope)>,
+}
+
+impl Credentials {
+    fn covers(&self, url: &Url) -> bool {
+        self.scope
+            .as_ref()
+            .is_some_and(|(start, scope)| scope.contains(start, url))
+    }
 }
 
 /// What one hop gave: a response (maybe a redirect to follow) with its body read as asked.
@@ -83,7 +103,28 @@ impl Fetcher {
             client: build(client_builder(http)?)?,
             wide_client: build(client_builder(http)?.http1_max_headers(MAX_RESPONSE_HEADERS))?,
             request_timeout: http.request_timeout,
+            credentials: credential_headers(&http.access)?.map(|headers| {
+                Arc::new(Credentials {
+                    headers,
+                    basic_auth: http.access.basic_auth.clone(),
+                    scope: None,
+                })
+            }),
         })
+    }
+
+    /// Send [`HttpOptions::access`] with requests to the URLs `scope` holds for a crawl from
+    /// `start`, and with no other request (each redirect hop is checked on its own).
+    #[must_use]
+    pub fn send_credentials_to(mut self, start: &Url, scope: &Scope) -> Self {
+        if let Some(credentials) = &self.credentials {
+            self.credentials = Some(Arc::new(Credentials {
+                headers: credentials.headers.clone(),
+                basic_auth: credentials.basic_auth.clone(),
+                scope: Some((start.clone(), scope.clone())),
+            }));
+        }
+        self
     }
 
     /// Run one crawl request: GET, redirects followed up to `request.max_redirects` hops, body
@@ -195,11 +236,24 @@ impl Fetcher {
         url: &Url,
         max_body_bytes: Option<u64>,
     ) -> Result<Hop, (FailureKind, String)> {
-        let mut response = match self.client.get(url.as_str()).send().await {
+        let credentials = self
+            .credentials
+            .as_deref()
+            .filter(|credentials| credentials.covers(url));
+        let get = |client: &reqwest::Client| {
+            let request = client.get(url.as_str());
+            let Some(credentials) = credentials else {
+                return request;
+            };
+            let request = request.headers(credentials.headers.clone());
+            match &credentials.basic_auth {
+                Some(auth) => request.basic_auth(&auth.user, Some(&auth.password)),
+                None => request,
+            }
+        };
+        let mut response = match get(&self.client).send().await {
             Ok(response) => response,
-            Err(error) if has_too_many_headers(&error) => self
-                .wide_client
-                .get(url.as_str())
+            Err(error) if has_too_many_headers(&error) => get(&self.wide_client)
                 .send()
                 .await
                 .map_err(|error| classify(&error))?,
@@ -249,6 +303,30 @@ impl Fetcher {
             body_truncated,
         })
     }
+}
+
+/// The request headers `access` adds, each value marked sensitive (kept out of HTTP/2 header
+/// compression tables); `None` when it adds none.
+fn credential_headers(access: &Access) -> Result<Option<HeaderMap>, ClientError> {
+    // Basic authentication is added per request by reqwest (`RequestBuilder::basic_auth`),
+    // which encodes it and marks it sensitive.
+    if access.is_empty() {
+        return Ok(None);
+    }
+    let invalid = |name: &str| ClientError::Build(format!("header `{name}` cannot be sent"));
+    let mut headers = HeaderMap::new();
+    for (name, value) in &access.headers {
+        let header = HeaderName::from_bytes(name.as_bytes()).map_err(|_| invalid(name))?;
+        let mut value = HeaderValue::from_str(value).map_err(|_| invalid(name))?;
+        value.set_sensitive(true);
+        headers.append(header, value);
+    }
+    if let Some(cookie) = &access.cookie {
+        let mut value = HeaderValue::from_str(cookie).map_err(|_| invalid("Cookie"))?;
+        value.set_sensitive(true);
+        headers.append(COOKIE, value);
+    }
+    Ok(Some(headers))
 }
 
 /// A client builder with every setting of `http` (a reqwest builder cannot be cloned, so each

@@ -9,13 +9,14 @@
 //! stop handle is pulled.
 
 use crate::client::Fetcher;
-use crate::{HttpOptions, MAX_CRAWL_DELAY, Pace, StopHandle};
+use crate::retry::{HostSignal, asks_again, signal_of};
+use crate::{HttpOptions, MAX_CRAWL_DELAY, Pace, Retry, StopHandle};
 use crawlgate_core::Site;
 use crawlgate_core::crawl::{
     Crawl, CrawlConfig, CrawlError, CrawlEvent, Prepared, Preparer, Request, RequestKind, Response,
 };
 use crawlgate_core::robots::product_token_of_header;
-use crawlgate_core::site::{FailureKind, HonouredCrawlDelay, RobotsEffect, origin_of};
+use crawlgate_core::site::{FailureKind, HonouredCrawlDelay, HostBackoff, RobotsEffect, origin_of};
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::time::Duration;
@@ -32,14 +33,29 @@ const WAITING_PER_SLOT: usize = 4;
 ///
 /// Events: everything [`Crawl::drain_events`] yields, plus a [`CrawlEvent::Progress`] after each
 /// batch of responses (one or more) and a final [`CrawlEvent::Done`].
+///
+/// A start URL (or `--sitemap` URL) with credentials in it (`https://user:pass@host/`) is
+/// crawled without them; they become [`crate::Access::basic_auth`] when that is not set, sent
+/// to the crawl's scope like the rest of [`HttpOptions::access`].
 pub async fn crawl(
-    config: CrawlConfig,
+    mut config: CrawlConfig,
     http: &HttpOptions,
     stop: &StopHandle,
     on_event: &(dyn Fn(&CrawlEvent) + Send + Sync),
 ) -> Result<Site, CrawlError> {
+    let mut http = http.clone();
+    let from_url = crate::take_userinfo(&mut config.start_url);
+    for sitemap in &mut config.sitemaps {
+        crate::take_userinfo(sitemap);
+    }
+    if http.access.basic_auth.is_none() {
+        http.access.basic_auth = from_url;
+    }
+    let http = &http;
+    let fetcher = Fetcher::new(http)
+        .map_err(|error| CrawlError::HttpClient(error.to_string()))?
+        .send_credentials_to(&config.start_url, &config.scope);
     let crawl = Crawl::new(config)?;
-    let fetcher = Fetcher::new(http).map_err(|error| CrawlError::HttpClient(error.to_string()))?;
     let mut driver = Driver {
         preparer: crawl.preparer(),
         crawl,
@@ -94,6 +110,8 @@ pub async fn crawl(
     // Requests still in flight are abandoned; `finish` records them as interrupted.
     driver.running.abort_all();
     forward(&mut driver.crawl, on_event);
+    let backoffs = driver.pacing.backoffs();
+    driver.crawl.backed_off(backoffs);
     let site = driver.crawl.finish();
     on_event(&CrawlEvent::Done(site.stats.clone()));
     Ok(site)
@@ -105,16 +123,33 @@ struct Driver {
     fetcher: Fetcher,
     concurrency: usize,
     per_host_limit: usize,
-    /// Each task fetches one request and prepares its response.
-    running: JoinSet<Option<Prepared>>,
-    /// The request and host of each running task, so that a task that panicked still completes.
-    tasks: HashMap<Id, (Request, String)>,
+    /// Each task fetches one request and prepares its response (or gives it back for a retry).
+    running: JoinSet<Option<Fetched>>,
+    /// The request of each running task, so that a task that panicked still completes.
+    tasks: HashMap<Id, Pending>,
     /// Running requests per `host:port`.
     per_host: HashMap<String, usize>,
     /// Requests handed out by the state machine whose host is at its limit or not yet due, in
-    /// order, with their host.
-    waiting: VecDeque<(Request, String)>,
+    /// order (a retry first).
+    waiting: VecDeque<Pending>,
     pacing: Pacing,
+}
+
+/// A request handed out by the state machine and not yet recorded.
+struct Pending {
+    request: Request,
+    /// `host:port`.
+    host: String,
+    /// Times it was asked again after a 429 or 503.
+    retries: u32,
+}
+
+/// What a task hands back.
+struct Fetched {
+    /// The prepared response; `None` when it is to be asked again.
+    prepared: Option<Prepared>,
+    /// What the answer says about the host's health.
+    signal: HostSignal,
 }
 
 /// When each host may be asked next, under [`HttpOptions::pace`].
@@ -126,8 +161,10 @@ struct Pacing {
     resolved_to_loopback: Vec<String>,
     /// Per `host:port`, from its first request on.
     hosts: HashMap<String, HostPace>,
-    /// Whether any host has an interval: without one nothing is ever held back for its turn.
+    /// Whether any host has an interval or a pause: without one nothing is ever held back for
+    /// its turn.
     any_paced: bool,
+    retry: Retry,
 }
 
 /// One host's pace.
@@ -138,6 +175,12 @@ struct HostPace {
     next: Instant,
     /// Whether the host is on this machine (unpaced unless [`Pace::loopback_too`]).
     loopback: bool,
+    /// Timeouts, dropped connections and 5xx answers in a row (the second one pauses).
+    failures_in_a_row: u32,
+    /// Pauses in a row (each doubles the next back-off).
+    pauses_in_a_row: u32,
+    /// How the host was backed off, for the stats (`origin` empty until it was).
+    backoff: HostBackoff,
 }
 
 impl Pacing {
@@ -155,7 +198,87 @@ impl Pacing {
                 .collect(),
             hosts: HashMap::new(),
             any_paced: false,
+            retry: http.retry,
         }
+    }
+
+    /// A host's answer says something about its health: an overloaded or failing host is
+    /// paused (and an overloaded one slowed down). Returns whether the request is to be asked
+    /// again: an overloaded answer within the retry bound.
+    fn answered(&mut self, pending: &Pending, signal: HostSignal, now: Instant) -> bool {
+        let retry_within = self.retry_within(pending);
+        let Some(pace) = self.hosts.get_mut(&pending.host) else {
+            return false;
+        };
+        let retry_after = match signal {
+            HostSignal::Healthy => {
+                pace.failures_in_a_row = 0;
+                pace.pauses_in_a_row = 0;
+                return false;
+            }
+            HostSignal::Overloaded { retry_after } => {
+                pace.backoff.overloaded += 1;
+                retry_after
+            }
+            HostSignal::Failing => {
+                pace.failures_in_a_row += 1;
+                if pace.failures_in_a_row < 2 {
+                    return false;
+                }
+                pace.backoff.repeated_failures += 1;
+                None
+            }
+        };
+        let overloaded = matches!(signal, HostSignal::Overloaded { .. });
+        // A paced host answering 429 or 503 is asked at half its rate from then on, not only
+        // paused. An unpaced one (a loopback host: a fixture or a development server) is
+        // paused only, so that its crawl stays as fast as it allows.
+        if let Some(interval) = pace.interval.filter(|_| overloaded) {
+            let slower = (interval * 2).min(MAX_SLOWED_INTERVAL);
+            if slower > interval {
+                pace.interval = Some(slower);
+                pace.backoff.slowed_to_millis = Some(millis(slower));
+            }
+        }
+        let doubling = pace.pauses_in_a_row.min(16);
+        pace.pauses_in_a_row += 1;
+        let bound = pause_bound(&self.retry, pace.loopback && !self.pace.loopback_too);
+        let pause = retry_after
+            .unwrap_or_else(|| self.retry.backoff.saturating_mul(1 << doubling))
+            .min(bound);
+        pace.next = pace.next.max(now + pause);
+        pace.backoff.longest_pause_millis = pace.backoff.longest_pause_millis.max(millis(pause));
+        if pace.backoff.origin.is_empty() {
+            pace.backoff.origin = origin_of(&pending.request.url).into_owned();
+        }
+        self.any_paced = true;
+        let again = asks_again(signal, retry_within);
+        if again {
+            pace.backoff.retries += 1;
+        }
+        again
+    }
+
+    /// The longest pause after which `pending` may be asked again, `None` when it may not
+    /// (it was asked again as often as [`Retry::max_retries`] allows).
+    fn retry_within(&self, pending: &Pending) -> Option<Duration> {
+        if pending.retries >= self.retry.max_retries {
+            return None;
+        }
+        let unpaced_loopback = self
+            .hosts
+            .get(&pending.host)
+            .is_some_and(|pace| pace.loopback && !self.pace.loopback_too);
+        Some(pause_bound(&self.retry, unpaced_loopback))
+    }
+
+    /// How each host that was backed off was, for the stats.
+    fn backoffs(&self) -> Vec<HostBackoff> {
+        self.hosts
+            .values()
+            .filter(|pace| !pace.backoff.origin.is_empty())
+            .map(|pace| pace.backoff.clone())
+            .collect()
     }
 
     /// Whether a request to `host` (`host:port`) may start now.
@@ -180,6 +303,9 @@ impl Pacing {
                 interval,
                 next: now + interval.unwrap_or_default(),
                 loopback,
+                failures_in_a_row: 0,
+                pauses_in_a_row: 0,
+                backoff: HostBackoff::default(),
             },
         );
     }
@@ -245,9 +371,9 @@ impl Driver {
         // Held-back requests first, in the order the frontier gave them.
         let mut index = 0;
         while self.running.len() < self.concurrency && index < self.waiting.len() {
-            if self.can_start(&self.waiting[index].1, now) {
-                if let Some((request, host)) = self.waiting.remove(index) {
-                    self.start(request, host);
+            if self.can_start(&self.waiting[index].host, now) {
+                if let Some(pending) = self.waiting.remove(index) {
+                    self.start(pending);
                 }
             } else {
                 index += 1;
@@ -258,11 +384,15 @@ impl Driver {
             let Some(request) = self.crawl.next_request() else {
                 break;
             };
-            let host = host_key(&request);
-            if self.can_start(&host, now) {
-                self.start(request, host);
+            let pending = Pending {
+                host: host_key(&request),
+                request,
+                retries: 0,
+            };
+            if self.can_start(&pending.host, now) {
+                self.start(pending);
             } else {
-                self.waiting.push_back((request, host));
+                self.waiting.push_back(pending);
             }
         }
     }
@@ -282,41 +412,66 @@ impl Driver {
         let now = Instant::now();
         self.waiting
             .iter()
-            .filter_map(|(_, host)| self.pacing.due(host))
+            .filter_map(|pending| self.pacing.due(&pending.host))
             .filter(|due| *due > now)
             .min()
     }
 
-    fn start(&mut self, request: Request, host: String) {
-        self.pacing.started(&request, &host, Instant::now());
-        *self.per_host.entry(host.clone()).or_insert(0) += 1;
+    fn start(&mut self, pending: Pending) {
+        self.pacing
+            .started(&pending.request, &pending.host, Instant::now());
+        *self.per_host.entry(pending.host.clone()).or_insert(0) += 1;
         let fetcher = self.fetcher.clone();
         let preparer = self.preparer.clone();
-        let task_request = request.clone();
+        let task_request = pending.request.clone();
+        let retry_within = self.pacing.retry_within(&pending);
         let handle = self.running.spawn(async move {
             let response = fetcher.fetch(&task_request).await;
-            if is_quick_to_prepare(&response) {
-                return Some(preparer.prepare(&task_request, response));
+            let signal = signal_of(&response, std::time::SystemTime::now());
+            if asks_again(signal, retry_within) {
+                return Some(Fetched {
+                    prepared: None,
+                    signal,
+                });
             }
-            tokio::task::spawn_blocking(move || preparer.prepare(&task_request, response))
-                .await
-                .ok()
+            let ready = if is_quick_to_prepare(&response) {
+                preparer.prepare(&task_request, response)
+            } else {
+                tokio::task::spawn_blocking(move || preparer.prepare(&task_request, response))
+                    .await
+                    .ok()?
+            };
+            Some(Fetched {
+                prepared: Some(ready),
+                signal,
+            })
         });
-        self.tasks.insert(handle.id(), (request, host));
+        self.tasks.insert(handle.id(), pending);
     }
 
     /// Record a finished task's response.
-    fn completed(&mut self, joined: Result<(Id, Option<Prepared>), tokio::task::JoinError>) {
-        let (id, prepared) = match joined {
-            Ok((id, prepared)) => (id, prepared),
+    fn completed(&mut self, joined: Result<(Id, Option<Fetched>), tokio::task::JoinError>) {
+        let (id, fetched) = match joined {
+            Ok((id, fetched)) => (id, fetched),
             Err(error) => (error.id(), None),
         };
-        let Some((request, host)) = self.tasks.remove(&id) else {
+        let Some(mut pending) = self.tasks.remove(&id) else {
             return;
         };
-        if let Some(count) = self.per_host.get_mut(&host) {
+        if let Some(count) = self.per_host.get_mut(&pending.host) {
             *count = count.saturating_sub(1);
         }
+        let (prepared, signal) = match fetched {
+            Some(Fetched { prepared, signal }) => (prepared, signal),
+            None => (None, HostSignal::Healthy),
+        };
+        let again = self.pacing.answered(&pending, signal, Instant::now());
+        if prepared.is_none() && again {
+            pending.retries += 1;
+            self.waiting.push_front(pending);
+            return;
+        }
+        let Pending { request, host, .. } = pending;
         // A task that panicked (a bug, never input) still completes its request, as a failure.
         let prepared = prepared.unwrap_or_else(|| {
             self.preparer.prepare(
@@ -340,6 +495,26 @@ impl Driver {
             }
         }
     }
+}
+
+/// The longest pause on a loopback host that is not paced (a fixture, a development server):
+/// its `Retry-After` is honoured up to this, so that a test or a demo never waits a minute.
+const LOOPBACK_MAX_PAUSE: Duration = Duration::from_secs(3);
+
+/// The longest pause a host gets: [`Retry::max_pause`], or less on an unpaced loopback host.
+fn pause_bound(retry: &Retry, unpaced_loopback: bool) -> Duration {
+    if unpaced_loopback {
+        retry.max_pause.min(LOOPBACK_MAX_PAUSE)
+    } else {
+        retry.max_pause
+    }
+}
+
+/// The most a host's pace is slowed down to by 429 and 503 answers.
+const MAX_SLOWED_INTERVAL: Duration = Duration::from_secs(10);
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Bodies up to this size are prepared on the network task that fetched them.

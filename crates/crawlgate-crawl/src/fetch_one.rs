@@ -3,7 +3,7 @@
 
 use crate::HttpOptions;
 use crate::client::Fetcher;
-use crawlgate_core::crawl::{Bounds, Response};
+use crawlgate_core::crawl::{Bounds, Response, Scope};
 use crawlgate_core::site::{FailureKind, RobotsFile, origin_of, robots_url_of};
 use std::collections::HashSet;
 use url::Url;
@@ -14,11 +14,16 @@ use url::Url;
 /// broken body disallow all. The body is read up to the crawl's robots.txt cap (2 MiB, so the
 /// rules past Google's 500 KiB cut can be listed). A client that cannot be set up is recorded as
 /// a TLS failure (that is the only part that can fail).
+///
+/// [`HttpOptions::access`] (and credentials written in `url`, which are taken out of it) go to
+/// `url`'s origin only, as for [`fetch_sitemaps`].
 pub async fn fetch_robots(url: &Url, http: &HttpOptions) -> RobotsFile {
-    let origin = origin_of(url).into_owned();
-    let robots_url = Url::parse(&robots_url_of(url)).unwrap_or_else(|_| url.clone());
+    let mut url = url.clone();
+    let fetcher = single_fetcher(&mut url, http);
+    let origin = origin_of(&url).into_owned();
+    let robots_url = Url::parse(&robots_url_of(&url)).unwrap_or_else(|_| url.clone());
     let bounds = Bounds::default();
-    let response = match Fetcher::new(http) {
+    let response = match fetcher {
         Ok(fetcher) => {
             fetcher
                 .fetch_url(
@@ -34,6 +39,21 @@ pub async fn fetch_robots(url: &Url, http: &HttpOptions) -> RobotsFile {
         },
     };
     RobotsFile::from_fetch(origin, robots_url, response.hops, response.outcome)
+}
+
+/// A fetcher for one file at `url` (and what it leads to): credentials in the URL are taken
+/// out of it and, unless [`HttpOptions::access`] has its own, sent as basic authentication;
+/// the access settings go to `url`'s origin only.
+fn single_fetcher(url: &mut Url, http: &HttpOptions) -> Result<Fetcher, crate::ClientError> {
+    let from_url = crate::take_userinfo(url);
+    let fetcher = if from_url.is_some() && http.access.basic_auth.is_none() {
+        let mut http = http.clone();
+        http.access.basic_auth = from_url;
+        Fetcher::new(&http)?
+    } else {
+        Fetcher::new(http)?
+    };
+    Ok(fetcher.send_credentials_to(url, &Scope::default()))
 }
 
 /// Bounds of a sitemap walk (the crawl's defaults: index depth 3, 1,000 sitemaps, 51 MiB a file).
@@ -118,7 +138,10 @@ pub async fn fetch_sitemaps(
     limits: &SitemapLimits,
     mut visit: impl FnMut(SitemapStep<'_>) -> Vec<Url>,
 ) {
-    let fetcher = match Fetcher::new(http) {
+    let mut own_url = url.clone();
+    let fetcher = single_fetcher(&mut own_url, http);
+    let url = &own_url;
+    let fetcher = match fetcher {
         Ok(fetcher) => fetcher,
         Err(error) => {
             let fetch = SitemapFetch {

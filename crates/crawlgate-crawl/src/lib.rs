@@ -12,6 +12,7 @@ mod client;
 mod driver;
 mod fetch_one;
 mod resolve;
+mod retry;
 mod roots;
 
 pub use client::{ClientError, Fetcher};
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::Notify;
+use url::Url;
 
 /// How the crawler uses the network. Every bound has a default.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +57,178 @@ pub struct HttpOptions {
     pub resolve: Vec<(String, SocketAddr)>,
     /// How often one host (`host:port`) may be asked (default [`Pace::DEFAULT`]).
     pub pace: Pace,
+    /// What to do when a host answers 429 or 503, or keeps failing (default
+    /// [`Retry::DEFAULT`]).
+    pub retry: Retry,
+    /// Credentials and headers for a site behind authentication (default none), sent to the
+    /// crawl's scope only.
+    pub access: Access,
+}
+
+/// How the crawl backs off a host that is overloaded or failing.
+///
+/// A 429 (Too Many Requests) or 503 (Service Unavailable) answer pauses the host for its
+/// `Retry-After` (seconds or an HTTP date), or without one for the back-off
+/// ([`Retry::backoff`], doubling with each pause in a row), at most [`Retry::max_pause`] (3 s
+/// on a loopback host that is not paced); halves its rate (when it has one: see [`Pace`]); and
+/// asks again, up to [`Retry::max_retries`] times per URL, unless the `Retry-After` is past the
+/// bound (asking before it would not honour it: the answer stands). The last answer is recorded. A
+/// timeout, a dropped connection or another 5xx after another one pauses the host for the
+/// back-off too, without asking again (the answer is the finding).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retry {
+    /// Times one URL is asked again after a 429 or 503 (default 2; 0: never).
+    pub max_retries: u32,
+    /// The longest pause (default 60 s): a longer `Retry-After` pauses the host this long and
+    /// the URL is not asked again.
+    pub max_pause: Duration,
+    /// The first pause without `Retry-After` (default 1 s), doubling with each failure in a row
+    /// up to `max_pause`.
+    pub backoff: Duration,
+}
+
+impl Retry {
+    /// 2 retries, pauses of 1 s doubling up to 60 s.
+    pub const DEFAULT: Retry = Retry {
+        max_retries: 2,
+        max_pause: Duration::from_secs(60),
+        backoff: Duration::from_secs(1),
+    };
+}
+
+impl Default for Retry {
+    fn default() -> Self {
+        Retry::DEFAULT
+    }
+}
+
+/// What a site behind authentication needs (a staging site before a migration): sent with
+/// every request to a URL in the crawl's scope (pages, robots.txt, sitemaps, assets, redirect
+/// hops that stay in scope) and with no other request, so a third-party host never sees them.
+///
+/// Every value here is a secret: `Debug` shows header names only, and nothing in crawlgate
+/// writes the values anywhere but into the requests.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Access {
+    /// Extra request headers, `(name, value)`, checked by [`Access::header`].
+    pub headers: Vec<(String, String)>,
+    /// A `Cookie` header value (`name=value; other=value`).
+    pub cookie: Option<String>,
+    /// HTTP basic authentication.
+    pub basic_auth: Option<BasicAuth>,
+}
+
+/// A user name and password for HTTP basic authentication (RFC 7617).
+#[derive(Clone, PartialEq, Eq)]
+pub struct BasicAuth {
+    pub user: String,
+    pub password: String,
+}
+
+/// Why an access setting cannot be used. Never quotes a value, only names.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AccessError {
+    #[error("a header is written `Name: value`; this one has no colon")]
+    NoColon,
+    #[error("`{0}` is not a valid header name")]
+    BadName(String),
+    #[error("the value of header `{0}` holds a character a header cannot carry (a line break?)")]
+    BadValue(String),
+    #[error("header `{0}` is set by crawlgate itself{1}")]
+    Reserved(String, &'static str),
+    #[error("basic authentication is written `USER:PASSWORD`; the colon is missing")]
+    BasicAuthNoColon,
+    #[error("the cookie holds a character a header cannot carry (a line break?)")]
+    BadCookie,
+}
+
+impl Access {
+    /// Read a header line `Name: value` given by the user. Names are checked as HTTP tokens,
+    /// values as header values (no line breaks); `Host`, `Content-Length`, `Transfer-Encoding`
+    /// and `Connection` are crawlgate's own, and `User-Agent` has its own option.
+    pub fn header(line: &str) -> Result<(String, String), AccessError> {
+        let Some((name, value)) = line.split_once(':') else {
+            return Err(AccessError::NoColon);
+        };
+        let name = name.trim();
+        let value = value.trim();
+        let parsed = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| AccessError::BadName(name.to_owned()))?;
+        match parsed.as_str() {
+            "user-agent" => {
+                return Err(AccessError::Reserved(
+                    name.to_owned(),
+                    " (give it with --user-agent)",
+                ));
+            }
+            "host" | "content-length" | "transfer-encoding" | "connection" => {
+                return Err(AccessError::Reserved(name.to_owned(), ""));
+            }
+            _ => {}
+        }
+        reqwest::header::HeaderValue::from_str(value)
+            .map_err(|_| AccessError::BadValue(name.to_owned()))?;
+        Ok((name.to_owned(), value.to_owned()))
+    }
+
+    /// Read `USER:PASSWORD` (the password may hold colons; the user may not).
+    pub fn basic_auth(text: &str) -> Result<BasicAuth, AccessError> {
+        let (user, password) = text.split_once(':').ok_or(AccessError::BasicAuthNoColon)?;
+        Ok(BasicAuth {
+            user: user.to_owned(),
+            password: password.to_owned(),
+        })
+    }
+
+    /// Check a cookie header value.
+    pub fn cookie(text: &str) -> Result<String, AccessError> {
+        let text = text.trim();
+        reqwest::header::HeaderValue::from_str(text).map_err(|_| AccessError::BadCookie)?;
+        Ok(text.to_owned())
+    }
+
+    /// Whether anything is set.
+    pub fn is_empty(&self) -> bool {
+        self.headers.is_empty() && self.cookie.is_none() && self.basic_auth.is_none()
+    }
+
+    /// What is sent, without a secret: `basic auth, cookie, header X-Staging-Token`.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if self.basic_auth.is_some() {
+            parts.push("basic auth".to_owned());
+        }
+        if self.cookie.is_some() {
+            parts.push("cookie".to_owned());
+        }
+        for (name, _) in &self.headers {
+            parts.push(format!("header {name}"));
+        }
+        parts.join(", ")
+    }
+}
+
+impl std::fmt::Debug for Access {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Access")
+            .field(
+                "headers",
+                &self
+                    .headers
+                    .iter()
+                    .map(|(name, _)| name)
+                    .collect::<Vec<_>>(),
+            )
+            .field("cookie", &self.cookie.as_ref().map(|_| "<redacted>"))
+            .field("basic_auth", &self.basic_auth)
+            .finish()
+    }
+}
+
+impl std::fmt::Debug for BasicAuth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("BasicAuth(<redacted>)")
+    }
 }
 
 /// The politeness of a crawl: request starts to one host spaced by at least `1 / rate` seconds.
@@ -151,6 +325,8 @@ impl Default for HttpOptions {
             extra_root_certs: Vec::new(),
             resolve: Vec::new(),
             pace: Pace::DEFAULT,
+            retry: Retry::DEFAULT,
+            access: Access::default(),
         }
     }
 }
@@ -162,6 +338,27 @@ pub fn default_user_agent() -> String {
         "crawlgate/{} (+https://github.com/crawlgate/crawlgate)",
         env!("CARGO_PKG_VERSION")
     )
+}
+
+/// Take the credentials out of `url` (`https://user:pass@host/` → `https://host/`): the
+/// user name and password, percent-decoded, when it had any.
+pub fn take_userinfo(url: &mut Url) -> Option<BasicAuth> {
+    if url.username().is_empty() && url.password().is_none() {
+        return None;
+    }
+    let decode = |text: &str| {
+        percent_encoding::percent_decode_str(text)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let auth = BasicAuth {
+        user: decode(url.username()),
+        password: decode(url.password().unwrap_or("")),
+    };
+    // Only URLs that cannot have credentials refuse these (none that the crawl takes).
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+    Some(auth)
 }
 
 /// Stops a running crawl from another task or a signal handler; the crawl then finishes with

@@ -155,6 +155,16 @@ impl SiteServer {
             .clone()
     }
 
+    /// The header lines of each logged request, `(lowercase name, value)`, in arrival order (as
+    /// [`SiteServer::requests`]; empty for a request answered by a route written by hand).
+    pub fn request_headers(&self) -> Vec<Vec<(String, String)>> {
+        self.counters
+            .headers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// When each logged request arrived, in arrival order (as [`SiteServer::requests`]).
     pub fn arrival_times(&self) -> Vec<std::time::Instant> {
         self.counters
@@ -192,13 +202,19 @@ struct Counters {
     peak: AtomicUsize,
     log: Mutex<Vec<String>>,
     arrivals: Mutex<Vec<std::time::Instant>>,
+    headers: Mutex<Vec<Vec<(String, String)>>>,
     user_agents: Mutex<Vec<String>>,
 }
 
 impl Counters {
     /// Count a request as being answered until the returned guard drops (also when the client
     /// goes away mid-delay).
-    fn arrived(self: &Arc<Self>, target: &str, user_agent: Option<&[u8]>) -> Answering {
+    fn arrived(
+        self: &Arc<Self>,
+        target: &str,
+        headers: Option<&hyper::HeaderMap>,
+        user_agent: Option<&[u8]>,
+    ) -> Answering {
         let now = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
         self.peak.fetch_max(now, Ordering::SeqCst);
         let arrived = std::time::Instant::now();
@@ -209,6 +225,20 @@ impl Counters {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .push(arrived);
+            let lines = headers
+                .into_iter()
+                .flatten()
+                .map(|(name, value)| {
+                    (
+                        name.as_str().to_owned(),
+                        String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                    )
+                })
+                .collect();
+            self.headers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(lines);
         }
         drop(log);
         let user_agent = String::from_utf8_lossy(user_agent.unwrap_or_default());
@@ -334,7 +364,7 @@ async fn serve_with_hyper<I>(
                 .headers()
                 .get(hyper::header::USER_AGENT)
                 .map(hyper::header::HeaderValue::as_bytes);
-            let _answering = counters.arrived(&target, user_agent);
+            let _answering = counters.arrived(&target, Some(request.headers()), user_agent);
             respond::respond(&site, &request).await
         }
     });
@@ -368,7 +398,7 @@ async fn serve_one_by_peeking(
                 Some(query) => format!("{path}?{query}"),
                 None => path.clone(),
             };
-            let answering = counters.arrived(&target, raw::user_agent(&head));
+            let answering = counters.arrived(&target, None, raw::user_agent(&head));
             let response = respond::answer(&site, &path, query.as_deref()).await;
             drop(answering);
             raw::write_response(stream, route, response).await;

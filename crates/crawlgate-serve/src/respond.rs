@@ -23,6 +23,24 @@ pub(crate) async fn respond<B>(
     site: &ServedSite,
     request: &Request<B>,
 ) -> Result<Response<ServedBody>, Infallible> {
+    if let Some(missing) = site.missing_header(request.headers()) {
+        let mut response = Response::new(ServedBody::new(Bytes::from_static(
+            b"<!doctype html><title>Sign in</title><h1>Sign in</h1>\n",
+        )));
+        if missing == "authorization" {
+            *response.status_mut() = StatusCode::UNAUTHORIZED;
+            response.headers_mut().insert(
+                hyper::header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"staging\""),
+            );
+        } else {
+            *response.status_mut() = StatusCode::FORBIDDEN;
+        }
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("text/html"));
+        return Ok(response);
+    }
     Ok(answer(site, request.uri().path(), request.uri().query()).await)
 }
 
@@ -34,7 +52,7 @@ pub(crate) async fn answer(
     query: Option<&str>,
 ) -> Response<ServedBody> {
     let path = percent_decode(path);
-    let route = site.route_for(&path, query);
+    let route = site.route_answering(&path, query);
     if let Some(delay) = route.and_then(|r| r.delay_ms) {
         tokio::time::sleep(Duration::from_millis(delay)).await;
     }

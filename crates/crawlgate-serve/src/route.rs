@@ -77,6 +77,9 @@ pub struct Route {
     /// bytes follow on the connection, or it closes early). Hyper would correct the lie, so the
     /// response is written on the socket by hand ([`Route::is_raw`]).
     pub content_length: Option<u64>,
+    /// Answer only the first N requests for the path this way; later ones are served as if
+    /// the route did not exist (a 503 with `Retry-After` that then recovers).
+    pub times: Option<u32>,
     /// Header lines sent byte for byte after the others, `%XX` escapes decoded first, so that any
     /// bytes can be sent (invalid UTF-8, control characters, a broken name). Written by hand.
     #[serde(default)]
@@ -114,6 +117,13 @@ impl Route {
     #[must_use]
     pub fn header(mut self, line: impl Into<String>) -> Self {
         self.headers.push(line.into());
+        self
+    }
+
+    /// Answer only the first `n` requests this way ([`Route::times`]).
+    #[must_use]
+    pub fn times(mut self, n: u32) -> Self {
+        self.times = Some(n);
         self
     }
 

@@ -33,6 +33,10 @@ pub struct ServedSite {
     routes: HashMap<String, Route>,
     generators: Vec<Generator>,
     https: bool,
+    /// Request headers every request must carry, `(lowercase name, value)`.
+    required_headers: Vec<(String, String)>,
+    /// Requests answered so far per route with [`Route::times`], by route path.
+    route_hits: Arc<std::sync::Mutex<HashMap<String, u32>>>,
 }
 
 /// Makes the body of a request target (`/path?query`), or `None` for a 404.
@@ -187,6 +191,46 @@ impl ServedSite {
     }
 
     /// The route for a request, by `path?query` first, then by path.
+    /// Answer only requests that carry header `name` with exactly `value` (a staging site
+    /// behind basic authentication: `authorization`, `Basic …`); others get 401 with a
+    /// `WWW-Authenticate` challenge for `authorization`, 403 for any other header. Repeatable:
+    /// every one is required. Routes written by hand ([`Route::is_raw`]) are not checked.
+    #[must_use]
+    pub fn require_header(mut self, name: &str, value: &str) -> Self {
+        self.required_headers
+            .push((name.to_ascii_lowercase(), value.to_owned()));
+        self
+    }
+
+    /// The first required header a request with `headers` lacks (its name).
+    pub(crate) fn missing_header(&self, headers: &hyper::HeaderMap) -> Option<&str> {
+        self.required_headers
+            .iter()
+            .find(|(name, value)| {
+                headers
+                    .get_all(name.as_str())
+                    .iter()
+                    .all(|sent| sent.as_bytes() != value.as_bytes())
+            })
+            .map(|(name, _)| name.as_str())
+    }
+
+    /// The route answering this request, counting it for a route with [`Route::times`]: past
+    /// its count the path is served as without the route.
+    pub(crate) fn route_answering(&self, path: &str, query: Option<&str>) -> Option<&Route> {
+        let route = self.route_for(path, query)?;
+        let Some(times) = route.times else {
+            return Some(route);
+        };
+        let mut hits = self
+            .route_hits
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let count = hits.entry(route.path.clone()).or_insert(0);
+        *count = count.saturating_add(1);
+        (*count <= times).then_some(route)
+    }
+
     pub(crate) fn route_for(&self, path: &str, query: Option<&str>) -> Option<&Route> {
         query
             .and_then(|q| self.routes.get(&format!("{path}?{q}")))

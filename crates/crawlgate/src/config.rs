@@ -125,6 +125,13 @@ pub enum ConfigError {
 /// resolve = ["www.example.com=10.0.0.5", "staging.example.com=10.0.0.6:8443"]
 /// # Politeness: at most 2 requests per second to each host (or `delay = 0.5`, in seconds).
 /// rate = 2
+/// # Times a URL is asked again after a 429 or 503 (default 2).
+/// retries = 2
+/// # A staging site behind a login: sent to the site's own hosts only. These are secrets:
+/// # better given as $CRAWLGATE_BASIC_AUTH and $CRAWLGATE_COOKIE than written here.
+/// headers = ["X-Staging-Token: …"]
+/// # basic_auth = "user:password"
+/// # cookie = "session=…"
 ///
 /// [rules]
 /// "robots/no-sitemap-field" = "off"
@@ -148,6 +155,14 @@ pub struct ConfigFile {
     pub delay: Option<f64>,
     /// Don't wait the `Crawl-delay` robots.txt asks of crawlgate (`--ignore-crawl-delay`).
     pub ignore_crawl_delay: Option<bool>,
+    /// Times a URL is asked again after a 429 or 503 (`--retries`).
+    pub retries: Option<u32>,
+    /// Header lines `Name: value` sent to the site's hosts (`--header`).
+    pub headers: Option<Vec<String>>,
+    /// A cookie sent to the site's hosts (`--cookie`).
+    pub cookie: Option<String>,
+    /// `USER:PASSWORD` for HTTP basic authentication (`--basic-auth`).
+    pub basic_auth: Option<String>,
     pub obey_robots: Option<bool>,
     pub sitemaps: Option<Vec<String>>,
     pub include_subdomains: Option<bool>,

@@ -48,9 +48,9 @@ pub use crawlgate_core::{
 /// The network side, as the CLI uses it: the crawl, robots.txt and sitemap fetching.
 #[doc(inline)]
 pub use crawlgate_crawl::{
-    ClientError, HttpOptions, Pace, ResolveError, SitemapFetch, SitemapLimits, SitemapSkip,
-    SitemapStep, StopHandle, check_root_certificates, crawl, fetch_robots, fetch_sitemaps,
-    parse_resolve, resolvable_host,
+    Access, AccessError, BasicAuth, ClientError, HttpOptions, Pace, ResolveError, Retry,
+    SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, StopHandle, check_root_certificates,
+    crawl, fetch_robots, fetch_sitemaps, parse_resolve, resolvable_host, take_userinfo,
 };
 #[doc(inline)]
 pub use crawlgate_report::{Renderers, Report, write_reports};

@@ -155,12 +155,13 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     let formats = report_formats(&args.formats, &renderers, "; add plugins with --report-dir")?;
 
     let runtime = net::runtime()?;
-    let start = match (&demo, &args.url) {
+    let mut start = match (&demo, &args.url) {
         (Some(demo), _) => demo.start_url()?,
         (None, Some(url)) => match net::as_url(url) {
             Some(url) => url?,
             None => bail!(
-                "the start URL `{url}` is not an http or https URL (write it in full, e.g. https://example.com/)"
+                "the start URL `{}` is not an http or https URL (write it in full, e.g. https://example.com/)",
+                net::without_userinfo(url)
             ),
         },
         (None, None) => bail!("give a start URL, or --demo"),
@@ -169,8 +170,10 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let bar = progress.clone();
+    let mut http = args.crawl.http()?;
+    net::credentials_from_url(&mut start, &mut http);
     let mut builder = Auditor::builder()
-        .http(args.crawl.http()?)
+        .http(http.clone())
         .timestamp_report(args.timestamp)
         .on_event(move |event| {
             if let CrawlEvent::Progress(counts) = event {
@@ -229,10 +232,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         &args.output_dir,
     )
     .context("cannot write the reports")?;
-    print!(
-        "{}",
-        audit_summary(&audit.report, &args.crawl.pace(), &written)
-    );
+    print!("{}", audit_summary(&audit.report, &http, &written));
     Ok(exit::code(exit_status(&audit, args.fail_on)))
 }
 
@@ -318,6 +318,16 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
             .transpose()
             .map_err(|e| anyhow::anyhow!("config: delay: {e}"))?;
     }
+    if let Some(retries) = file
+        .retries
+        .filter(|_| crawl.retries == crawlgate::Retry::DEFAULT.max_retries)
+    {
+        if retries > 10 {
+            bail!("config: retries: `{retries}` is not a number from 0 to 10");
+        }
+        crawl.retries = retries;
+    }
+    apply_access_config(&mut crawl.connect, file);
     crawl.obey_robots |= file.obey_robots.unwrap_or(false);
     crawl.ignore_crawl_delay |= file.ignore_crawl_delay.unwrap_or(false);
     crawl.include_subdomains |= file.include_subdomains.unwrap_or(false);
@@ -358,6 +368,20 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         }
     }
     Ok(())
+}
+
+/// The config file's `headers`, `cookie` and `basic_auth`, where neither the command line nor
+/// the environment gave them.
+fn apply_access_config(connect: &mut net::ConnectArgs, file: &ConfigFile) {
+    if connect.headers.is_empty() {
+        connect.headers = file.headers.clone().unwrap_or_default();
+    }
+    if connect.cookies.is_empty() {
+        connect.cookies.extend(file.cookie.iter().cloned());
+    }
+    if connect.basic_auth.is_none() {
+        connect.basic_auth.clone_from(&file.basic_auth);
+    }
 }
 
 /// The formats to write (`asked`, or html, md and json when none), built-in names normalised

@@ -52,15 +52,16 @@ pub(crate) struct CrawlCommandArgs {
 }
 
 pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
-    let start = match net::as_url(&args.url) {
+    let mut start = match net::as_url(&args.url) {
         Some(url) => url?,
         None => bail!(
             "the start URL `{}` is not an http or https URL (write it in full, e.g. https://example.com/)",
-            args.url
+            net::without_userinfo(&args.url)
         ),
     };
+    let mut http = args.crawl.http()?;
+    net::credentials_from_url(&mut start, &mut http);
     let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
-    let http = args.crawl.http()?;
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let on_event = |event: &CrawlEvent| {
@@ -86,7 +87,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
             atomic::write_atomically(path, |out| Ok(write_jsonl(&site, out)?))?;
         }
     }
-    let summary = summary(&site, started.elapsed(), &http.pace);
+    let summary = summary(&site, started.elapsed(), &http);
     if to_stdout {
         eprint!("{summary}");
     } else {

@@ -5,7 +5,7 @@
 use crate::commands::net::ConnectArgs;
 use crawlgate::crawl::{Bounds, CrawlConfig};
 use crawlgate::signals::Profile;
-use crawlgate::{HttpOptions, Pace};
+use crawlgate::{HttpOptions, Pace, Retry};
 use std::time::Duration;
 use url::Url;
 
@@ -48,6 +48,12 @@ pub(crate) struct CrawlArgs {
     /// unless --rate is given).
     #[arg(long)]
     pub(crate) ignore_crawl_delay: bool,
+
+    /// Ask a URL again at most N times after a 429 (Too Many Requests) or 503 (Service
+    /// Unavailable), waiting its Retry-After (up to 60 s) or a back-off doubling from 1 s; the
+    /// host is slowed down too. 0: record the first answer.
+    #[arg(long, value_name = "N", default_value_t = Retry::DEFAULT.max_retries, value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub(crate) retries: u32,
 
     /// Seconds allowed for one request, from connecting to the last body byte.
     #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds)]
@@ -142,6 +148,7 @@ impl CrawlArgs {
             http.user_agent.clone_from(user_agent);
         }
         http.pace = self.pace();
+        http.retry.max_retries = self.retries;
         Ok(http)
     }
 }

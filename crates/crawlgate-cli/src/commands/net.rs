@@ -3,6 +3,7 @@
 //! certificates of `--ca-cert`, the host names of `--resolve`.
 
 use anyhow::Context;
+use crawlgate::Access;
 use std::io::Read as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,33 @@ pub(crate) struct ConnectArgs {
     /// Repeatable.
     #[arg(long = "resolve", value_name = "HOST=ADDR[:PORT]", value_parser = parse_resolve)]
     pub(crate) resolve: Vec<(String, SocketAddr)>,
+
+    /// Send this header with every request to the site (its hosts only, never a third-party
+    /// one): a staging token. The value is a secret: never shown. Repeatable.
+    // Read as text and checked in `http()`: clap's own error would quote the value.
+    #[arg(long = "header", value_name = "NAME: VALUE")]
+    pub(crate) headers: Vec<String>,
+
+    /// Send this cookie with every request to the site (its hosts only): `name=value`.
+    /// Repeatable. Also read from `$CRAWLGATE_COOKIE`.
+    #[arg(
+        long = "cookie",
+        value_name = "NAME=VALUE",
+        env = "CRAWLGATE_COOKIE",
+        hide_env_values = true
+    )]
+    pub(crate) cookies: Vec<String>,
+
+    /// Log in to the site with HTTP basic authentication (its hosts only). Better read from
+    /// `$CRAWLGATE_BASIC_AUTH`, which keeps the password out of the shell history; a
+    /// `https://user:pass@host/` URL works too.
+    #[arg(
+        long,
+        value_name = "USER:PASSWORD",
+        env = "CRAWLGATE_BASIC_AUTH",
+        hide_env_values = true
+    )]
+    pub(crate) basic_auth: Option<String>,
 }
 
 impl ConnectArgs {
@@ -35,7 +63,35 @@ impl ConnectArgs {
         Ok(crawlgate::HttpOptions {
             extra_root_certs: read_ca_certs(&self.ca_certs)?,
             resolve: self.resolve.clone(),
+            access: self.access()?,
             ..crawlgate::HttpOptions::default()
+        })
+    }
+
+    /// `--header`, `--cookie` and `--basic-auth`, checked; an error names the option, never
+    /// the value.
+    pub(crate) fn access(&self) -> anyhow::Result<Access> {
+        let headers = self
+            .headers
+            .iter()
+            .map(|line| Access::header(line))
+            .collect::<Result<_, _>>()
+            .context("--header")?;
+        let cookie = if self.cookies.is_empty() {
+            None
+        } else {
+            Some(Access::cookie(&self.cookies.join("; ")).context("--cookie")?)
+        };
+        let basic_auth = self
+            .basic_auth
+            .as_deref()
+            .map(Access::basic_auth)
+            .transpose()
+            .context("--basic-auth")?;
+        Ok(Access {
+            headers,
+            cookie,
+            basic_auth,
         })
     }
 }
@@ -84,7 +140,33 @@ pub(crate) fn as_url(argument: &str) -> Option<anyhow::Result<Url>> {
     if !(lower.starts_with("http://") || lower.starts_with("https://")) {
         return None;
     }
-    Some(Url::parse(argument).with_context(|| format!("`{argument}` is not a valid URL")))
+    Some(
+        Url::parse(argument)
+            .with_context(|| format!("`{}` is not a valid URL", without_userinfo(argument))),
+    )
+}
+
+/// Take credentials written in the start URL (`https://user:pass@host/`) out of it, as basic
+/// authentication unless `--basic-auth` gave some: the crawl sends them to its scope only, and
+/// every URL shown is without them.
+pub(crate) fn credentials_from_url(start: &mut Url, http: &mut crawlgate::HttpOptions) {
+    let from_url = crawlgate::take_userinfo(start);
+    if http.access.basic_auth.is_none() {
+        http.access.basic_auth = from_url;
+    }
+}
+
+/// A URL argument as it may be shown: credentials written in it (`https://user:pass@host/`)
+/// replaced by `…@`.
+pub(crate) fn without_userinfo(argument: &str) -> String {
+    let Some((scheme, rest)) = argument.split_once("://") else {
+        return argument.to_owned();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..authority_end].rfind('@') {
+        Some(at) => format!("{scheme}://…@{}", &rest[at + 1..]),
+        None => argument.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -97,6 +179,18 @@ mod tests {
         assert!(as_url("./http:/x").is_none());
         assert!(as_url("HTTPS://example.com/robots.txt").unwrap().is_ok());
         assert!(as_url("http://").unwrap().is_err());
+    }
+
+    #[test]
+    fn credentials_in_a_url_argument_are_never_shown() {
+        assert_eq!(
+            without_userinfo("https://alice:s3cret@staging.example.com/a@b"),
+            "https://…@staging.example.com/a@b"
+        );
+        assert_eq!(without_userinfo("http://x.test/a@b"), "http://x.test/a@b");
+        assert_eq!(without_userinfo("robots.txt"), "robots.txt");
+        let error = as_url("http://alice:s3cret@[bad/").unwrap().unwrap_err();
+        assert!(!format!("{error:#}").contains("s3cret"), "{error:#}");
     }
 
     #[test]

@@ -31,9 +31,10 @@ pub use prepare::{Prepared, Preparer};
 use crate::finding::RedirectHop;
 use crate::signals::LinkRel;
 use crate::site::{
-    Bound, CrawlStats, FailureKind, HonouredCrawlDelay, NotFetchedReason, Received, Reference,
-    Resource, ResourceKind, ResourceState, RobotsEffect, RobotsFile, Site, SiteParts, SitemapCycle,
-    SitemapFile, SitemapListing, SitemapSource, SitemapState, VerdictCache, origin_of,
+    Bound, CrawlStats, FailureKind, HonouredCrawlDelay, HostBackoff, NotFetchedReason, Received,
+    Reference, Resource, ResourceKind, ResourceState, RobotsEffect, RobotsFile, Site, SiteParts,
+    SitemapCycle, SitemapFile, SitemapListing, SitemapSource, SitemapState, VerdictCache,
+    origin_of,
 };
 use crate::sitemap::SitemapKind;
 use foldhash::HashMap as FastMap;
@@ -359,6 +360,13 @@ impl Crawl {
         {
             self.stats.crawl_delays.push(delay);
         }
+    }
+
+    /// Record how the driver slowed down for hosts that answered 429 or 503 or kept failing, for
+    /// the Site's stats (sorted by origin there).
+    pub fn backed_off(&mut self, mut hosts: Vec<HostBackoff>) {
+        hosts.sort_by(|a, b| a.origin.cmp(&b.origin));
+        self.stats.backoffs = hosts;
     }
 
     /// Stop handing out requests: the user interrupted. In-flight requests may still complete.

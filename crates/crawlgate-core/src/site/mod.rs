@@ -511,6 +511,30 @@ pub struct CrawlStats {
     /// The robots.txt `Crawl-delay`s the crawl honoured, by origin, in the order met.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub crawl_delays: Vec<HonouredCrawlDelay>,
+    /// The hosts the crawl slowed down for (429 or 503 answers, repeated timeouts or server
+    /// errors), by origin.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub backoffs: Vec<HostBackoff>,
+}
+
+/// How the crawl slowed down for one host that answered 429 or 503, or kept failing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostBackoff {
+    /// `scheme://host[:port]`.
+    pub origin: String,
+    /// Answers 429 (Too Many Requests) or 503 (Service Unavailable).
+    pub overloaded: u64,
+    /// Timeouts, dropped connections and other 5xx answers that came after another one.
+    pub repeated_failures: u64,
+    /// Requests asked again after a 429 or 503.
+    pub retries: u64,
+    /// The longest pause before the host was asked again, in milliseconds (a `Retry-After`, up
+    /// to its bound, or the back-off).
+    pub longest_pause_millis: u64,
+    /// The least time between two requests to the host the crawl ended with, in milliseconds,
+    /// when it was slowed down from its pace.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slowed_to_millis: Option<u64>,
 }
 
 /// A robots.txt `Crawl-delay` the crawl waited between requests to an origin.

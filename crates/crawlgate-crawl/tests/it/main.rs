@@ -2,6 +2,8 @@
 //! per file. A new test file goes in this folder as a module: a file directly under `tests/` would
 //! be a binary of its own.
 
+mod access;
+mod backoff;
 mod client;
 mod crawl;
 mod fixture_site;

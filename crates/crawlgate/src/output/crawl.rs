@@ -6,10 +6,10 @@
 use crawlgate_core::Site;
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{
-    HonouredCrawlDelay, NotFetchedReason, Reference, ReferenceKind, Resource, ResourceKind,
-    ResourceState, RobotsEffect,
+    CrawlStats, HonouredCrawlDelay, NotFetchedReason, Reference, ReferenceKind, Resource,
+    ResourceKind, ResourceState, RobotsEffect,
 };
-use crawlgate_crawl::Pace;
+use crawlgate_crawl::HttpOptions;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -266,7 +266,7 @@ fn counted<K: std::fmt::Display>(counts: &BTreeMap<K, u64>) -> String {
 
 /// The text summary of a crawl that took `elapsed` at `pace`: counts, pace, robots.txt,
 /// statuses, bounds.
-pub fn summary(site: &Site, elapsed: Duration, politeness: &Pace) -> String {
+pub fn summary(site: &Site, elapsed: Duration, http: &HttpOptions) -> String {
     use std::fmt::Write as _;
     let mut statuses: BTreeMap<u16, u64> = BTreeMap::new();
     let mut failures: BTreeMap<&str, u64> = BTreeMap::new();
@@ -299,8 +299,7 @@ pub fn summary(site: &Site, elapsed: Duration, politeness: &Pace) -> String {
         stats.robots_fetched,
         elapsed.as_secs_f64()
     );
-    let _ = writeln!(text, "pace: {politeness}");
-    crawl_delay_lines(&site.stats.crawl_delays, &mut text);
+    politeness_lines(http, &site.stats, &mut text);
     for (origin, robots) in &site.robots {
         let answer = robots
             .status()
@@ -330,8 +329,66 @@ pub fn summary(site: &Site, elapsed: Duration, politeness: &Pace) -> String {
     text
 }
 
+/// How the crawl asked: `pace: …`, what access settings were sent (names only: never a
+/// value), then each `Crawl-delay` honoured and each host backed off.
+pub(crate) fn politeness_lines(http: &HttpOptions, stats: &CrawlStats, text: &mut String) {
+    use std::fmt::Write as _;
+    let _ = writeln!(text, "pace: {}", http.pace);
+    if !http.access.is_empty() {
+        let _ = writeln!(
+            text,
+            "access: {} (sent to the crawl's hosts only)",
+            http.access.describe()
+        );
+    }
+    crawl_delay_lines(&stats.crawl_delays, text);
+    for backoff in &stats.backoffs {
+        let mut parts = Vec::new();
+        if backoff.overloaded > 0 {
+            parts.push(format!(
+                "{} 429/503 {}",
+                backoff.overloaded,
+                plural(backoff.overloaded, "answer", "answers")
+            ));
+        }
+        if backoff.repeated_failures > 0 {
+            parts.push(format!(
+                "{} repeated {}",
+                backoff.repeated_failures,
+                plural(
+                    backoff.repeated_failures,
+                    "timeout or server error",
+                    "timeouts or server errors"
+                )
+            ));
+        }
+        if backoff.retries > 0 {
+            parts.push(format!(
+                "{} {} asked again",
+                backoff.retries,
+                plural(backoff.retries, "request", "requests")
+            ));
+        }
+        parts.push(format!(
+            "paused up to {} s",
+            Duration::from_millis(backoff.longest_pause_millis).as_secs_f64()
+        ));
+        if let Some(millis) = backoff.slowed_to_millis {
+            parts.push(format!(
+                "slowed to one request every {} s",
+                Duration::from_millis(millis).as_secs_f64()
+            ));
+        }
+        let _ = writeln!(text, "back-off: {}: {}", backoff.origin, parts.join(", "));
+    }
+}
+
+fn plural(count: u64, one: &'static str, many: &'static str) -> &'static str {
+    if count == 1 { one } else { many }
+}
+
 /// `crawl-delay: ORIGIN 5 s (robots.txt line 14)` for each `Crawl-delay` honoured.
-pub(crate) fn crawl_delay_lines(delays: &[HonouredCrawlDelay], text: &mut String) {
+fn crawl_delay_lines(delays: &[HonouredCrawlDelay], text: &mut String) {
     use std::fmt::Write as _;
     for delay in delays {
         let seconds = Duration::from_millis(delay.millis).as_secs_f64();

@@ -2,7 +2,7 @@
 //! reports themselves are [`crate::report`]'s renderers).
 
 use crawlgate_core::Severity;
-use crawlgate_crawl::Pace;
+use crawlgate_crawl::HttpOptions;
 use crawlgate_report::Report;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -12,7 +12,7 @@ const TOP_RULES: usize = 8;
 
 /// The terminal summary: what was audited, counts by severity, the top rules, the pace of the
 /// crawl, where the reports are.
-pub fn audit_summary(report: &Report, pace: &Pace, written: &[PathBuf]) -> String {
+pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -> String {
     let summary = &report.summary;
     let mut text = String::new();
     let _ = writeln!(
@@ -81,8 +81,7 @@ pub fn audit_summary(report: &Report, pace: &Pace, written: &[PathBuf]) -> Strin
     for bound in &summary.bounds_hit {
         let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
     }
-    let _ = writeln!(text, "pace: {pace}");
-    crate::output::crawl::crawl_delay_lines(&report.crawl.crawl_delays, &mut text);
+    crate::output::crawl::politeness_lines(http, &report.crawl, &mut text);
     let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let _ = writeln!(text, "reports: {}", paths.join(", "));
     text
