@@ -386,6 +386,62 @@ fn obeying_robots_leaves_the_blocked_page_unverifiable() {
 }
 
 #[test]
+fn a_robots_override_is_audited_instead_of_the_live_file() {
+    let server = serve_fixture_site("audit-small");
+    let dir = out_dir("robots-override");
+    std::fs::create_dir_all(&dir).unwrap();
+    let draft = dir.join("robots-new.txt");
+    std::fs::write(&draft, "User-agent: *\nDisallow: /about\n").unwrap();
+    let origin = server.url("/").origin().ascii_serialization();
+    let output = run(&[
+        "audit",
+        server.url("/").as_str(),
+        "--robots-override",
+        &format!("{origin}={}", draft.display()),
+        "-o",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        stdout.contains("(--robots-override), not fetched"),
+        "{stdout}"
+    );
+    assert!(!server.requests().iter().any(|r| r == "/robots.txt"));
+    let report = report_json(&dir);
+    assert_eq!(
+        report["robots"][0]["overridden_by"],
+        draft.display().to_string()
+    );
+    // The live file blocks /workshop/ (whose noindex Google then can't see); the draft doesn't,
+    // and blocks /about instead, which is linked.
+    let fired = rules_fired(&report);
+    assert!(!fired.contains("robots/blocked-noindex"), "{fired:?}");
+    assert!(
+        findings(&report)
+            .iter()
+            .any(|f| f["rule"] == "robots/blocked-linked"
+                && f["url"] == server.url("/about").as_str()),
+        "{fired:?}"
+    );
+    for bad in [
+        "www.example.com=robots.txt".to_owned(),
+        format!("{origin}/shop/={}", draft.display()),
+        format!("{origin}="),
+        format!("{origin}={}", dir.join("missing.txt").display()),
+    ] {
+        let output = run(&["audit", server.url("/").as_str(), "--robots-override", &bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        assert!(text(&output.stderr).contains("robots"), "{bad}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_unreachable_start_url_is_inconclusive() {
     // A port nothing listens on any more.
     let port = std::net::TcpListener::bind("127.0.0.1:0")

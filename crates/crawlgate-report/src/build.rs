@@ -203,6 +203,7 @@ fn robots_report(file: &RobotsFile, findings: &[Finding]) -> RobotsReport {
         hops: file.hops.clone(),
         effect: file.effect.as_str().to_owned(),
         effect_reason: file.effect_reason.clone(),
+        overridden_by: file.overridden_by.clone(),
         lines,
         cited_lines: cited.into_iter().collect(),
         sitemaps: file

@@ -174,6 +174,9 @@ pub struct RobotsReport {
     /// `rules`, `allow-all` or `disallow-all`.
     pub effect: String,
     pub effect_reason: String,
+    /// The file read instead of the live one (`--robots-override`), when the audit asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overridden_by: Option<String>,
     /// The body's lines as received (lossily decoded), numbered from 1, when a 2xx came.
     pub lines: Vec<String>,
     /// Line numbers that findings point to.

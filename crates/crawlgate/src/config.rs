@@ -125,6 +125,9 @@ pub enum ConfigError {
 /// resolve = ["www.example.com=10.0.0.5", "staging.example.com=10.0.0.6:8443"]
 /// # Politeness: at most 2 requests per second to each host (or `delay = 0.5`, in seconds).
 /// rate = 2
+/// # Audit as if this file were the origin's live robots.txt (the what-if before a change;
+/// # relative to this file's folder).
+/// robots_overrides = ["https://www.example.com=robots-new.txt"]
 /// # Times a URL is asked again after a 429 or 503 (default 2).
 /// retries = 2
 /// # A staging site behind a login: sent to the site's own hosts only. These are secrets:
@@ -155,6 +158,9 @@ pub struct ConfigFile {
     pub delay: Option<f64>,
     /// Don't wait the `Crawl-delay` robots.txt asks of crawlgate (`--ignore-crawl-delay`).
     pub ignore_crawl_delay: Option<bool>,
+    /// `ORIGIN=FILE` each: FILE read as ORIGIN's robots.txt (`--robots-override`); relative
+    /// paths are relative to the config file's folder.
+    pub robots_overrides: Option<Vec<String>>,
     /// Times a URL is asked again after a 429 or 503 (`--retries`).
     pub retries: Option<u32>,
     /// Header lines `Name: value` sent to the site's hosts (`--header`).

@@ -1,7 +1,9 @@
 //! `crawlgate audit URL`: crawl, cross-check, write the reports, print a summary.
 
 use crate::commands::atomic::write_atomically;
-use crate::commands::crawl_args::{CrawlArgs, checked_rate, checked_seconds};
+use crate::commands::crawl_args::{
+    CrawlArgs, checked_rate, checked_seconds, parse_robots_override,
+};
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
@@ -197,7 +199,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     } else {
         jiff::Timestamp::now()
     };
-    let mut config = args.crawl.config(start.clone(), audit_time);
+    let mut config = args.crawl.config(start.clone(), audit_time)?;
     config.environment.environment = args.environment;
     config
         .environment
@@ -273,15 +275,7 @@ fn load_config(path: Option<&Path>) -> Result<Option<(ConfigFile, PathBuf)>> {
 /// config file's (relative `ca_certs` paths are read from there).
 fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) -> Result<()> {
     let crawl = &mut args.crawl;
-    if crawl.connect.ca_certs.is_empty() {
-        for certificate in file.ca_certs.iter().flatten() {
-            let path = Path::new(certificate);
-            crawl.connect.ca_certs.push(match folder {
-                Some(folder) if path.is_relative() => folder.join(path),
-                _ => path.to_path_buf(),
-            });
-        }
-    }
+    apply_file_config(crawl, file, folder)?;
     if crawl.connect.resolve.is_empty() {
         crawl.connect.resolve = file.resolve_entries().context("config")?;
     }
@@ -368,6 +362,41 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         }
     }
     Ok(())
+}
+
+/// The config file's keys that name files (`ca_certs`, `robots_overrides`), read from its
+/// folder when relative.
+fn apply_file_config(
+    crawl: &mut CrawlArgs,
+    file: &ConfigFile,
+    folder: Option<&Path>,
+) -> Result<()> {
+    if crawl.connect.ca_certs.is_empty() {
+        for certificate in file.ca_certs.iter().flatten() {
+            crawl
+                .connect
+                .ca_certs
+                .push(relative_to(folder, PathBuf::from(certificate)));
+        }
+    }
+    if crawl.robots_overrides.is_empty() {
+        for entry in file.robots_overrides.iter().flatten() {
+            let (origin, path) = parse_robots_override(entry)
+                .map_err(|e| anyhow::anyhow!("config: robots_overrides: {e}"))?;
+            crawl
+                .robots_overrides
+                .push((origin, relative_to(folder, path)));
+        }
+    }
+    Ok(())
+}
+
+/// A path from the config file: relative ones are read from its folder.
+fn relative_to(folder: Option<&Path>, path: PathBuf) -> PathBuf {
+    match folder {
+        Some(folder) if path.is_relative() => folder.join(path),
+        _ => path,
+    }
 }
 
 /// The config file's `headers`, `cookie` and `basic_auth`, where neither the command line nor

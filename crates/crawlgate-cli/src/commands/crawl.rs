@@ -61,7 +61,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     };
     let mut http = args.crawl.http()?;
     net::credentials_from_url(&mut start, &mut http);
-    let config = args.crawl.config(start.clone(), jiff::Timestamp::now());
+    let config = args.crawl.config(start.clone(), jiff::Timestamp::now())?;
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let on_event = |event: &CrawlEvent| {

@@ -3,9 +3,13 @@
 //! library's.
 
 use crate::commands::net::ConnectArgs;
+use anyhow::Context as _;
 use crawlgate::crawl::{Bounds, CrawlConfig};
 use crawlgate::signals::Profile;
+use crawlgate::site::{RobotsOverride, origin_of};
 use crawlgate::{HttpOptions, Pace, Retry};
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use url::Url;
 
@@ -91,6 +95,12 @@ pub(crate) struct CrawlArgs {
     #[arg(long = "allow-host", value_name = "HOST")]
     pub(crate) allow_hosts: Vec<String>,
 
+    /// Audit as if FILE were ORIGIN's live robots.txt (`https://www.example.com=robots-new.txt`):
+    /// the what-if before a robots.txt change. That robots.txt is not fetched; the report says
+    /// which file was read. Repeatable, one per origin.
+    #[arg(long = "robots-override", value_name = "ORIGIN=FILE", value_parser = parse_robots_override)]
+    pub(crate) robots_overrides: Vec<(String, PathBuf)>,
+
     /// The User-Agent header sent (default: crawlgate's own). Verdicts are always computed for
     /// the profiles, never for this string.
     #[arg(long, value_name = "UA")]
@@ -110,8 +120,17 @@ pub(crate) struct CrawlArgs {
 
 impl CrawlArgs {
     /// The crawl configuration for a crawl from `start` at `audit_time`.
-    pub(crate) fn config(&self, start: Url, audit_time: jiff::Timestamp) -> CrawlConfig {
+    pub(crate) fn config(
+        &self,
+        start: Url,
+        audit_time: jiff::Timestamp,
+    ) -> anyhow::Result<CrawlConfig> {
         let mut config = CrawlConfig::new(start, audit_time);
+        for (origin, path) in &self.robots_overrides {
+            config
+                .robots_overrides
+                .insert(origin.clone(), read_robots_override(path)?);
+        }
         if !self.profiles.is_empty() {
             config.profiles = self
                 .profiles
@@ -132,7 +151,7 @@ impl CrawlArgs {
             .collect();
         config.fetch_assets = !self.no_assets;
         config.probe_sitemap = !self.no_sitemap_probe;
-        config
+        Ok(config)
     }
 
     /// The network options: the connection ones ([`ConnectArgs::http`]) and the crawl's limits.
@@ -168,6 +187,53 @@ impl CrawlArgs {
             ..pace
         }
     }
+}
+
+/// A robots.txt override file read at most: four times what the crawl keeps of a robots.txt
+/// (2 MiB), so that a file past Google's limits is still audited as such.
+const MAX_ROBOTS_OVERRIDE_BYTES: u64 = 8 * 1024 * 1024;
+
+/// `ORIGIN=FILE`: the origin normalised (`https://www.example.com`), the file as given.
+pub(crate) fn parse_robots_override(text: &str) -> Result<(String, PathBuf), String> {
+    let (origin, file) = text
+        .split_once('=')
+        .filter(|(_, file)| !file.trim().is_empty())
+        .ok_or_else(|| {
+            format!("`{text}` is not ORIGIN=FILE (e.g. https://www.example.com=robots-new.txt)")
+        })?;
+    let url = Url::parse(origin.trim())
+        .ok()
+        .filter(|url| matches!(url.scheme(), "http" | "https") && url.host_str().is_some())
+        .ok_or_else(|| {
+            format!("`{origin}` is not an origin: write it with its scheme, e.g. https://www.example.com")
+        })?;
+    if !matches!(url.path(), "" | "/") || url.query().is_some() {
+        return Err(format!(
+            "`{origin}` is not an origin: a robots.txt governs a whole scheme, host and port, so give no path"
+        ));
+    }
+    Ok((origin_of(&url).into_owned(), PathBuf::from(file.trim())))
+}
+
+/// The override file's bytes, named by its path.
+fn read_robots_override(path: &Path) -> anyhow::Result<RobotsOverride> {
+    let context = || format!("--robots-override: cannot read `{}`", path.display());
+    let file = std::fs::File::open(path).with_context(context)?;
+    let mut body = Vec::new();
+    file.take(MAX_ROBOTS_OVERRIDE_BYTES + 1)
+        .read_to_end(&mut body)
+        .with_context(context)?;
+    if body.len() as u64 > MAX_ROBOTS_OVERRIDE_BYTES {
+        anyhow::bail!(
+            "--robots-override: `{}` is larger than {} MiB: not a robots.txt",
+            path.display(),
+            MAX_ROBOTS_OVERRIDE_BYTES / 1024 / 1024
+        );
+    }
+    Ok(RobotsOverride {
+        name: path.display().to_string(),
+        body,
+    })
 }
 
 /// Requests per second to one host: a finite number from 0 (no limit) to 10,000.
@@ -246,7 +312,7 @@ mod tests {
     #[test]
     fn defaults_are_the_librarys() {
         let args = parse(&[]);
-        let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH);
+        let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH).unwrap();
         assert_eq!(config.bounds, Bounds::default());
         assert_eq!(config.profiles, vec![Profile::googlebot()]);
         assert!(!config.obey_robots && config.fetch_assets && config.probe_sitemap);
@@ -308,7 +374,7 @@ mod tests {
             "--no-sitemap-probe",
             "--resolve=www.example.com=10.0.0.5:8080",
         ]);
-        let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH);
+        let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH).unwrap();
         assert_eq!(config.bounds.max_pages, 5);
         assert_eq!(config.bounds.max_depth, Some(2));
         assert_eq!(config.bounds.max_page_bytes, 1000);

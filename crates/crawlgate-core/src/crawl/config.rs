@@ -1,8 +1,9 @@
 //! What to crawl and how far: scope and bounds, each with a default.
 
 use crate::signals::Profile;
-use crate::site::EnvironmentSettings;
+use crate::site::{EnvironmentSettings, RobotsOverride};
 use jiff::Timestamp;
+use std::collections::BTreeMap;
 use url::Url;
 
 /// What to crawl. Built with [`CrawlConfig::new`], then adjusted field by field.
@@ -25,6 +26,10 @@ pub struct CrawlConfig {
     pub probe_sitemap: bool,
     /// Fetch the assets (stylesheets, scripts, images, icons) of crawled pages (headers only).
     pub fetch_assets: bool,
+    /// robots.txt files read instead of origins' live ones, by origin (`scheme://host[:port]`,
+    /// as [`crate::site::origin_of`] writes it): the audit's verdicts come from them, and their
+    /// robots.txt is not fetched (Screaming Frog's custom robots.txt, Sitebulb's virtual one).
+    pub robots_overrides: BTreeMap<String, RobotsOverride>,
     /// What the site is (production, staging) and which hosts are not production: read by the
     /// `env/` rules. Default: not said, with the default non-production host patterns.
     pub environment: EnvironmentSettings,
@@ -44,6 +49,7 @@ impl CrawlConfig {
             sitemaps: Vec::new(),
             probe_sitemap: true,
             fetch_assets: true,
+            robots_overrides: BTreeMap::new(),
             environment: EnvironmentSettings::default(),
         }
     }

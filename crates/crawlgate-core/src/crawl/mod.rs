@@ -313,10 +313,25 @@ impl Crawl {
     }
 
     /// The next robots.txt to fetch, if an origin waits for one.
+    /// An origin with a [`CrawlConfig::robots_overrides`] file gets it now, with no request.
     fn next_robots(&mut self) -> Option<Request> {
-        let origin = self.robots_queue.pop_front()?;
-        let url = Url::parse(&format!("{origin}/robots.txt")).ok()?;
-        Some(self.issue(url, RequestKind::Robots, Purpose::Robots))
+        while let Some(origin) = self.robots_queue.pop_front() {
+            let Ok(url) = Url::parse(&format!("{origin}/robots.txt")) else {
+                continue;
+            };
+            if let Some(replacement) = self.config.robots_overrides.get(&origin) {
+                let file = RobotsFile::from_override(
+                    origin,
+                    url,
+                    replacement,
+                    self.config.bounds.max_robots_bytes,
+                );
+                self.record_robots(file);
+                continue;
+            }
+            return Some(self.issue(url, RequestKind::Robots, Purpose::Robots));
+        }
+        None
     }
 
     /// Record the response to `request`, doing the parsing on this thread.

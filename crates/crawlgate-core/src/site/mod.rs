@@ -16,7 +16,7 @@ pub use environment::{
     DEFAULT_NON_PRODUCTION_HOSTS, Environment, EnvironmentSettings, HostPattern,
 };
 pub use fetch::{FailureKind, Received};
-pub use robots_file::{RobotsEffect, RobotsFile};
+pub use robots_file::{RobotsEffect, RobotsFile, RobotsOverride};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
 pub use verdict::{UrlVerdict, VerdictCache, origin_of, path_and_query, robots_url_of};
 

@@ -49,6 +49,18 @@ pub struct RobotsFile {
     /// The parsed file (the first 500 KiB, as Googlebot reads it); empty unless `effect` is
     /// [`RobotsEffect::Rules`].
     pub parsed: RobotsTxt,
+    /// What was read instead of the live file (a `--robots-override` file's name), when the
+    /// audit asked: then nothing was fetched and the outcome is that file as a 200 answer.
+    pub overridden_by: Option<String>,
+}
+
+/// A robots.txt to audit with instead of an origin's live one: the what-if before a change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RobotsOverride {
+    /// What to call it in the report (the file's path as given).
+    pub name: String,
+    /// Its bytes.
+    pub body: Vec<u8>,
 }
 
 impl RobotsFile {
@@ -72,7 +84,34 @@ impl RobotsFile {
             effect,
             effect_reason,
             parsed,
+            overridden_by: None,
         }
+    }
+
+    /// `replacement` read as the robots.txt at `url` of `origin`, as if it had answered 200 with
+    /// it (its first `max_bytes` bytes, as a fetch would keep).
+    pub fn from_override(
+        origin: String,
+        url: url::Url,
+        replacement: &RobotsOverride,
+        max_bytes: u64,
+    ) -> Self {
+        let keep = usize::try_from(max_bytes).unwrap_or(usize::MAX);
+        let body = replacement.body.get(..keep).unwrap_or(&replacement.body);
+        let received = Received {
+            final_url: url.clone(),
+            status: 200,
+            headers: Vec::new(),
+            body: body.to_vec(),
+            body_truncated: body.len() < replacement.body.len(),
+        };
+        let mut file = Self::from_fetch(origin, url, Vec::new(), Ok(received));
+        file.effect_reason = format!(
+            "read from `{}` instead of the live file (--robots-override): {}",
+            replacement.name, file.effect_reason
+        );
+        file.overridden_by = Some(replacement.name.clone());
+        file
     }
 
     /// The final HTTP status, if a response came.

@@ -157,3 +157,37 @@ async fn the_crawl_fetches_robots_txt_first_and_computes_verdicts_from_it() {
     assert!(!a.verdicts[0].allowed);
     assert!(matches!(a.state, ResourceState::Fetched(_)));
 }
+
+#[tokio::test]
+async fn a_robots_override_is_read_instead_of_the_live_file_which_is_never_fetched() {
+    let server = serve(
+        ServedSite::new()
+            .file("robots.txt", "User-agent: *\nDisallow: /shop/\n")
+            .file("index.html", page(&["/shop/", "/blog/"]))
+            .file("shop/index.html", page(&[]))
+            .file("blog/index.html", page(&[])),
+    )
+    .await;
+    let mut config = config(server.url("/"));
+    let origin = server.url("/").origin().ascii_serialization();
+    config.robots_overrides.insert(
+        origin,
+        crawlgate_core::site::RobotsOverride {
+            name: "robots-new.txt".to_owned(),
+            body: b"User-agent: *\nDisallow: /blog/\n".to_vec(),
+        },
+    );
+    let (site, _) = run(config, &http()).await;
+    assert!(
+        !server.requests().iter().any(|r| r == "/robots.txt"),
+        "{:?}",
+        server.requests()
+    );
+    let robots = site.robots_for(&site.start_url).unwrap();
+    assert_eq!(robots.overridden_by.as_deref(), Some("robots-new.txt"));
+    assert_eq!(robots.status(), Some(200));
+    assert!(robots.effect_reason.contains("robots-new.txt"));
+    // The verdicts are the override's: /blog/ is blocked, /shop/ is not.
+    assert!(!site.verdict(0, &server.url("/blog/")).allowed);
+    assert!(site.verdict(0, &server.url("/shop/")).allowed);
+}

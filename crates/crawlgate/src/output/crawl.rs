@@ -304,6 +304,10 @@ pub fn summary(site: &Site, elapsed: Duration, http: &HttpOptions) -> String {
         let answer = robots
             .status()
             .map_or_else(|| "no response".to_owned(), |s| s.to_string());
+        let answer = match &robots.overridden_by {
+            Some(file) => format!("read from `{file}` (--robots-override), not fetched"),
+            None => answer,
+        };
         let _ = writeln!(
             text,
             "robots.txt {origin}: {} ({answer})",

@@ -82,6 +82,15 @@ pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -
         let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
     }
     crate::output::crawl::politeness_lines(http, &report.crawl, &mut text);
+    for robots in &report.robots {
+        if let Some(file) = &robots.overridden_by {
+            let _ = writeln!(
+                text,
+                "robots.txt of {}: read from `{file}` (--robots-override), not fetched",
+                robots.origin
+            );
+        }
+    }
     let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let _ = writeln!(text, "reports: {}", paths.join(", "));
     text
