@@ -66,11 +66,7 @@ const SIGNATURES: &[(&[u8], &[u8], BodyKind)] = &[
     ),
     (b"wOFF", b"\xFF\xFF\xFF\xFF", BodyKind::Font),
     (b"wOF2", b"\xFF\xFF\xFF\xFF", BodyKind::Font),
-    (
-        b"\0\0\0\0ftyp",
-        b"\0\0\0\0\xFF\xFF\xFF\xFF",
-        BodyKind::Mp4,
-    ),
+    (b"\0\0\0\0ftyp", b"\0\0\0\0\xFF\xFF\xFF\xFF", BodyKind::Mp4),
     (b"\x1A\x45\xDF\xA3", b"\xFF\xFF\xFF\xFF", BodyKind::Webm),
     (b"OggS\0", b"\xFF\xFF\xFF\xFF\xFF", BodyKind::Ogg),
 ];
@@ -320,10 +316,16 @@ mod tests {
         );
         // Without the declaration, an unknown root is left to HTML (custom elements exist).
         assert_eq!(kind(b"<urlset>"), None);
-        assert_eq!(kind(b"  {\"error\": \"not found\", \"code\": 404}\n"), Some(BodyKind::Json));
+        assert_eq!(
+            kind(b"  {\"error\": \"not found\", \"code\": 404}\n"),
+            Some(BodyKind::Json)
+        );
         assert_eq!(kind(b"[1, 2, {\"a\": null}]"), Some(BodyKind::Json));
         // Cut by the crawler's cap: JSON as far as it goes.
-        assert_eq!(kind(b"{\"items\": [{\"id\": 1}, {\"id\""), Some(BodyKind::Json));
+        assert_eq!(
+            kind(b"{\"items\": [{\"id\": 1}, {\"id\""),
+            Some(BodyKind::Json)
+        );
         let found = not_html(b"{\"ok\":true}", false).unwrap();
         assert_eq!(found.evidence, "starts with `{\"ok\":true}`");
     }

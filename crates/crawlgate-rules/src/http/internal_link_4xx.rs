@@ -1,4 +1,4 @@
-use super::{End, end, inbound_evidence, links_total, linked_words};
+use super::{End, end, inbound_evidence, linked_words, links_total};
 use crate::support::response_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;

@@ -1,4 +1,6 @@
-use super::{End, chain_evidence, end, hops, inbound_evidence, last_location, links_total, linked_words};
+use super::{
+    End, chain_evidence, end, hops, inbound_evidence, last_location, linked_words, links_total,
+};
 use crate::support::response_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;

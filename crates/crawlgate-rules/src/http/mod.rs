@@ -19,7 +19,8 @@ pub use not_html::NotHtml;
 pub use redirect_chain::RedirectChain;
 pub use redirect_loop::RedirectLoop;
 pub use start_url_error::{
-    StartUrlError, StartUnreachable, failure_words, start_status_words, start_unreachable,
+    StartUnreachable, StartUrlError, failure_words, start_status_words, start_unreachable,
+    start_url_answer,
 };
 
 use crate::support::link_evidence;

@@ -48,12 +48,7 @@ impl Rule for NotHtml {
             let Some(found) = &page.signals.not_html else {
                 continue;
             };
-            let Some(label) = page
-                .headers
-                .iter()
-                .rev()
-                .find(|h| h.is("content-type"))
-            else {
+            let Some(label) = page.headers.iter().rev().find(|h| h.is("content-type")) else {
                 continue;
             };
             let serve_as = found

@@ -44,46 +44,25 @@ declare_rule! {
 
 impl Rule for StartUrlError {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        let Some(start) = site.resource(&site.start_url) else {
-            if let Some(unreachable) = start_unreachable(site) {
-                out.report(unreachable_occurrence(site, &unreachable));
+        let Some(answer) = start_url_answer(site) else {
+            return;
+        };
+        let message = format!("the start URL {} {answer}", site.start_url);
+        let start = site
+            .resource(&site.start_url)
+            .filter(|start| !matches!(start.state, ResourceState::NotFetched(_)));
+        let Some(start) = start else {
+            // Not fetched: robots.txt's failure is what the audit knows of the host.
+            if let Some(robots) = site.robots_for(&site.start_url) {
+                out.report(
+                    Occurrence::new(site.start_url.as_str(), message)
+                        .evidence(robots.fetch_evidence()),
+                );
             }
             return;
         };
-        let answer = match (end(start), &start.state) {
-            (End::Status { status, .. }, ResourceState::Redirected { final_url, .. })
-                if status >= 400 =>
-            {
-                format!(
-                    "redirects to {final_url}, which {}",
-                    start_status_words(status)
-                )
-            }
-            (End::Status { status, .. }, _) if status >= 400 => start_status_words(status),
-            (End::NoResponse { kind, message }, _) => {
-                format!(
-                    "gives no usable response: {}",
-                    failure_words(&site.start_url, kind, message)
-                )
-            }
-            (End::Loop, _) => "redirects in a loop and never reaches a page".to_owned(),
-            (End::TooManyRedirects, _) => {
-                "redirects more times than the crawler follows (10) without reaching a page"
-                    .to_owned()
-            }
-            (End::Unknown, _) => {
-                if let Some(unreachable) = start_unreachable(site) {
-                    out.report(unreachable_occurrence(site, &unreachable));
-                }
-                return;
-            }
-            _ => return,
-        };
-        let mut report = Occurrence::new(
-            start.url.as_str(),
-            format!("the start URL {} {answer}", start.url),
-        )
-        .evidence(response_evidence(start));
+        let mut report =
+            Occurrence::new(start.url.as_str(), message).evidence(response_evidence(start));
         match &start.state {
             ResourceState::Redirected { final_url, .. } => {
                 if let Some(target) = site.resource(final_url) {
@@ -101,6 +80,50 @@ impl Rule for StartUrlError {
     }
 }
 
+/// What the start URL answered, in words, when it is no page to audit: `answers 401: the site
+/// asks for credentials …`, `redirects to …, which answers 404: …`, `gives no usable response:
+/// connection refused …`. `None` when the start URL answered a page (2xx, or a 3xx that is not a
+/// redirect) or was not fetched for another reason. The finding's message and the line
+/// `crawlgate audit` prints on standard error both say this.
+pub fn start_url_answer(site: &Site) -> Option<String> {
+    let unreachable = || {
+        start_unreachable(site)
+            .map(|unreachable| format!("gives no response: {}", unreachable.cause()))
+    };
+    let Some(start) = site.resource(&site.start_url) else {
+        return unreachable();
+    };
+    Some(match (end(start), &start.state) {
+        (End::Status { status, .. }, ResourceState::Redirected { final_url, .. })
+            if status >= 400 =>
+        {
+            format!(
+                "redirects to {final_url}, which {}",
+                start_status_words(status)
+            )
+        }
+        (End::Status { status, .. }, _) if status >= 400 => start_status_words(status),
+        (End::NoResponse { kind, message }, _) if hops(start).is_empty() => format!(
+            "gives no usable response: {}",
+            failure_words(&site.start_url, kind, message)
+        ),
+        (End::NoResponse { kind, message }, _) => {
+            let target = last_location(hops(start)).unwrap_or_default();
+            let target_url = Url::parse(&target).unwrap_or_else(|_| site.start_url.clone());
+            format!(
+                "redirects to {target}, which gives no usable response: {}",
+                failure_words(&target_url, kind, message)
+            )
+        }
+        (End::Loop, _) => "redirects in a loop and never reaches a page".to_owned(),
+        (End::TooManyRedirects, _) => {
+            "redirects more times than the crawler follows (10) without reaching a page".to_owned()
+        }
+        (End::Unknown, _) => return unreachable(),
+        (End::Status { .. }, _) => return None,
+    })
+}
+
 /// The `WWW-Authenticate` header of a 401, quoted: what the site asks for.
 fn auth_header(resource: &crawlgate_core::site::Resource) -> Option<Evidence> {
     let page = resource.page()?;
@@ -110,32 +133,6 @@ fn auth_header(resource: &crawlgate_core::site::Resource) -> Option<Evidence> {
         name: line.name.clone(),
         value: line.value.clone(),
     })
-}
-
-fn unreachable_occurrence(site: &Site, unreachable: &StartUnreachable) -> Occurrence {
-    let mut report = Occurrence::new(
-        site.start_url.as_str(),
-        format!(
-            "the start URL {} gives no response: {}",
-            site.start_url,
-            unreachable.cause()
-        ),
-    );
-    report = match site.robots_for(&site.start_url) {
-        Some(robots) if robots.outcome.is_err() && site.resource(&site.start_url).is_none() => {
-            report.evidence(robots.fetch_evidence())
-        }
-        _ => report.evidence(Evidence::Response {
-            url: site.start_url.to_string(),
-            status: None,
-            detail: format!(
-                "no response ({}): {}",
-                unreachable.kind.as_str(),
-                unreachable.message
-            ),
-        }),
-    };
-    report
 }
 
 /// The start URL's host gave no HTTP response at all: what was tried and why it failed.
@@ -269,10 +266,15 @@ mod tests {
     fn failures_are_named_with_what_to_check() {
         let url = Url::parse("https://shop.invalid/").unwrap();
         assert!(
-            failure_words(&url, FailureKind::Dns, "dns error").contains("`shop.invalid` does not resolve")
+            failure_words(&url, FailureKind::Dns, "dns error")
+                .contains("`shop.invalid` does not resolve")
         );
         assert_eq!(
-            failure_words(&url, FailureKind::Connect, "tcp connect error: Connection refused (os error 111)"),
+            failure_words(
+                &url,
+                FailureKind::Connect,
+                "tcp connect error: Connection refused (os error 111)"
+            ),
             "connection refused (is the server running and the port right?)"
         );
         let tls = failure_words(
@@ -280,7 +282,10 @@ mod tests {
             FailureKind::Tls,
             "error sending request: client error (Connect): invalid peer certificate: UnknownIssuer",
         );
-        assert!(tls.contains("signed by an unknown authority (UnknownIssuer)"), "{tls}");
+        assert!(
+            tls.contains("signed by an unknown authority (UnknownIssuer)"),
+            "{tls}"
+        );
         assert!(tls.contains("--ca-cert FILE"), "{tls}");
         assert!(start_status_words(401).contains("--basic-auth USER:PASS"));
         assert!(start_status_words(403).contains("forbids crawlgate"));
