@@ -49,8 +49,8 @@ pub struct Signals {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NotHtml {
     pub kind: BodyKind,
-    /// What gave it away, quoted: `starts with the bytes 25 50 44 46 2D`, `byte 0x00 at offset
-    /// 3`, `its root element is `<rss>``.
+    /// What gave it away, in words: "starts with the bytes 25 50 44 46 2D", "byte 0x00 at
+    /// offset 3", "its root element is `<rss>`".
     pub evidence: String,
 }
 

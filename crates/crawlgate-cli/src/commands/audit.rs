@@ -224,19 +224,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         })
         .context("the baseline")?;
     }
-    let options = RenderOptions {
-        fail_on: args.fail_on,
-    };
-    std::fs::create_dir_all(&args.output_dir)
-        .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
-    let written = write_reports(
-        &audit.report,
-        &renderers,
-        &formats,
-        &options,
-        &args.output_dir,
-    )
-    .context("cannot write the reports")?;
+    let written = write_audit_reports(&args, &audit, &renderers, &formats)?;
     print!(
         "{}",
         audit_summary(&audit.report, &args.crawl.pace(), &written)
@@ -245,6 +233,28 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         eprint!("{message}");
     }
     Ok(exit::code(exit_status(&audit, args.fail_on)))
+}
+
+/// Write the reports in `formats` into the output folder; the files written.
+fn write_audit_reports(
+    args: &AuditArgs,
+    audit: &Audit,
+    renderers: &Renderers,
+    formats: &[String],
+) -> Result<Vec<PathBuf>> {
+    let options = RenderOptions {
+        fail_on: args.fail_on,
+    };
+    std::fs::create_dir_all(&args.output_dir)
+        .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
+    write_reports(
+        &audit.report,
+        renderers,
+        formats,
+        &options,
+        &args.output_dir,
+    )
+    .context("cannot write the reports")
 }
 
 /// The baseline of `--baseline`, its URLs mapped by `--baseline-map-host` and `--baseline-map`.

@@ -27,6 +27,7 @@ use crate::support::link_evidence;
 use crawlgate_core::Evidence;
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{FailureKind, Resource, ResourceState};
+use std::fmt::Write as _;
 
 /// What fetching a URL ended in, as the status rules sort it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,11 +109,11 @@ pub(crate) fn chain_words(hops: &[RedirectHop], end: &str) -> String {
     for (index, hop) in hops.iter().enumerate() {
         if hops.len() > HOPS_IN_WORDS && index >= 2 && index + 1 < hops.len() {
             if index == 2 {
-                text.push_str(&format!("… ({} more) → ", hops.len() - 3));
+                let _ = write!(text, "… ({} more) → ", hops.len() - 3);
             }
             continue;
         }
-        text.push_str(&format!("{} ({}) → ", hop.url, hop.status));
+        let _ = write!(text, "{} ({}) → ", hop.url, hop.status);
     }
     text.push_str(end);
     text
