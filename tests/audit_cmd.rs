@@ -25,11 +25,18 @@ const DEMO_CLEAN_PAGES: &[&str] = &[
 ];
 
 /// Rules the demo cannot make fire, with the reason.
-const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[(
-    "env/staging-exposed",
-    "needs --environment staging; the demo is audited as production (its _demo.toml), so \
+const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
+    (
+        "env/staging-exposed",
+        "needs --environment staging; the demo is audited as production (its _demo.toml), so \
          env/staging-artifact-on-production fires instead (tests/audit_env_cmd.rs covers both)",
-)];
+    ),
+    (
+        "http/start-url-error",
+        "needs a start URL that answers an error, and the demo's home page is one of its clean \
+         pages (a_start_url_answering_500_or_401_is_a_finding_a_message_and_inconclusive covers it)",
+    ),
+];
 
 /// A fresh, empty output folder for one test.
 fn out_dir(name: &str) -> PathBuf {
@@ -442,7 +449,7 @@ fn a_robots_override_is_audited_instead_of_the_live_file() {
 }
 
 #[test]
-fn an_unreachable_start_url_is_inconclusive() {
+fn an_unreachable_start_url_is_a_message_and_no_report() {
     // A port nothing listens on any more.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -462,11 +469,100 @@ fn an_unreachable_start_url_is_inconclusive() {
         "2",
     ]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
-    assert!(
-        dir.join("report.json").is_file(),
-        "the report is still written"
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "crawlgate: cannot reach the start URL http://127.0.0.1:{port}/: connection refused \
+             (is the server running and the port right?); nothing was audited, so no report was \
+             written\n"
+        )
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
+    assert!(!dir.exists(), "no report: nothing was audited");
+}
+
+#[test]
+fn a_start_url_whose_host_does_not_resolve_names_the_host() {
+    // `.invalid` never resolves (RFC 6761); crawlgate answers it without asking a DNS server.
+    let dir = out_dir("dns");
+    let output = run(&[
+        "audit",
+        "http://shop.invalid/",
+        "-o",
+        dir.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.starts_with(
+            "crawlgate: cannot reach the start URL http://shop.invalid/: the host name \
+             `shop.invalid` does not resolve"
+        ) && stderr.ends_with("no report was written\n"),
+        "{stderr}"
+    );
+    assert!(!dir.exists(), "no report: nothing was audited");
+}
+
+/// A site whose start URL answers `status` (with `headers`), robots.txt answering 200.
+fn start_answering(status: u16, headers: &[&str]) -> crawlgate_serve::SiteServer {
+    let mut route = crawlgate_serve::Route::status("/", status, "<!doctype html><title>No</title>");
+    for line in headers {
+        route = route.header(*line);
+    }
+    let site = crawlgate_serve::ServedSite::new()
+        .file("robots.txt", "User-agent: *\nAllow: /\n")
+        .route(route);
+    crawlgate_serve::SiteServer::start_in_background(site).unwrap()
+}
+
+#[test]
+fn a_start_url_answering_500_or_401_is_a_finding_a_message_and_inconclusive() {
+    for (status, headers, said) in [
+        (500, &[][..], "answers 500: the server fails"),
+        (
+            401,
+            &["WWW-Authenticate: Basic realm=\"staging\""][..],
+            "answers 401: the site asks for credentials",
+        ),
+    ] {
+        let server = start_answering(status, headers);
+        let start = server.url("/");
+        let dir = out_dir(&format!("start-{status}"));
+        let output = run(&[
+            "audit",
+            start.as_str(),
+            "-o",
+            dir.to_str().unwrap(),
+            "--format",
+            "json",
+            "--quiet",
+        ]);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(3), "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("crawlgate: the start URL {start} {said}"))
+                && stderr.contains("the audit is inconclusive (exit status 3)"),
+            "{stderr}"
+        );
+        if status == 401 {
+            assert!(stderr.contains("--basic-auth USER:PASS"), "{stderr}");
+        }
+        assert!(
+            text(&output.stdout).contains("reports: "),
+            "{}",
+            text(&output.stdout)
+        );
+        let report = report_json(&dir);
+        let finding = findings(&report)
+            .iter()
+            .find(|f| f["rule"] == "http/start-url-error")
+            .unwrap_or_else(|| panic!("no http/start-url-error: {:?}", rules_fired(&report)));
+        assert_eq!(finding["severity"], "critical");
+        assert_eq!(finding["url"], start.as_str());
+        assert!(!rules_fired(&report).contains("robots/unreachable"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 #[test]

@@ -40,18 +40,39 @@ fn crawl_trusts_the_given_ca_and_fails_on_tls_without_it() {
         text(&trusted.stdout)
     );
 
-    // Without it the start page is a TLS failure: inconclusive.
+    // Without it the start page is a TLS failure: inconclusive, the certificate problem named.
     let untrusted = crawlgate(&["crawl", start.as_str(), "--quiet", "--jsonl", "-"]);
-    assert_eq!(
-        untrusted.status.code(),
-        Some(3),
-        "{}",
-        text(&untrusted.stderr)
+    let stderr = text(&untrusted.stderr);
+    assert_eq!(untrusted.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "crawlgate: cannot reach the start URL {start}: TLS failed: "
+        )) && stderr.contains("unknown authority")
+            && stderr.contains("--ca-cert FILE"),
+        "{stderr}"
     );
     assert!(
-        text(&untrusted.stdout).contains(r#""kind":"tls""#),
+        text(&untrusted.stdout).is_empty(),
         "{}",
         text(&untrusted.stdout)
+    );
+    let dir_out = dir.join("untrusted-report");
+    let audit = crawlgate(&[
+        "audit",
+        start.as_str(),
+        "--quiet",
+        "-o",
+        dir_out.to_str().unwrap(),
+    ]);
+    assert_eq!(audit.status.code(), Some(3), "{}", text(&audit.stderr));
+    assert!(
+        text(&audit.stderr).contains("TLS failed: "),
+        "{}",
+        text(&audit.stderr)
+    );
+    assert!(
+        !dir_out.exists(),
+        "no report for an audit that reached nothing"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

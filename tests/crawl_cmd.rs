@@ -173,7 +173,31 @@ fn crawl_of_an_unreachable_start_url_is_inconclusive() {
     drop(listener);
     let output = crawlgate(&["crawl", &format!("http://127.0.0.1:{port}/"), "--quiet"]);
     assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
-    assert!(text(&output.stdout).contains("failed: connect ×1"));
+    assert_eq!(
+        text(&output.stderr),
+        format!(
+            "crawlgate: cannot reach the start URL http://127.0.0.1:{port}/: connection refused \
+             (is the server running and the port right?); nothing was crawled, so nothing was \
+             written\n"
+        )
+    );
+    assert!(text(&output.stdout).is_empty(), "{}", text(&output.stdout));
+}
+
+#[test]
+fn crawl_of_a_start_url_answering_an_error_says_so_and_is_inconclusive() {
+    let server = serve(ServedSite::new().route(Route::status("/", 500, "<h1>Oops</h1>")));
+    let output = crawlgate(&["crawl", server.url("/").as_str(), "--quiet", "--jsonl", "-"]);
+    assert_eq!(output.status.code(), Some(3), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "crawlgate: the start URL {} answers 500: the server fails",
+            server.url("/")
+        )) && stderr.contains("the crawl is inconclusive (exit status 3)"),
+        "{stderr}"
+    );
+    assert!(text(&output.stdout).contains(r#""status":500"#));
 }
 
 #[test]

@@ -332,7 +332,7 @@ fn credential_headers(access: &Access) -> Result<Option<HeaderMap>, ClientError>
 /// A client builder with every setting of `http` (a reqwest builder cannot be cloned, so each
 /// client starts from its own).
 fn client_builder(http: &HttpOptions) -> Result<reqwest::ClientBuilder, ClientError> {
-    let mut builder = reqwest::Client::builder();
+    let mut builder = reqwest::Client::builder().dns_resolver(crate::resolve::SystemResolver);
     if !http.extra_root_certs.is_empty() {
         let mut extra = Vec::new();
         for bytes in &http.extra_root_certs {

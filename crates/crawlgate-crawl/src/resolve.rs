@@ -6,6 +6,39 @@
 use std::net::{IpAddr, SocketAddr};
 use thiserror::Error;
 
+/// The system's resolver (`getaddrinfo`, on a blocking thread, as reqwest's default does), except
+/// for names under the special-use `.invalid` domain, which fail at once without a query: RFC
+/// 6761 §6.4 says resolver APIs "SHOULD recognize 'invalid' names as special and SHOULD always
+/// return immediately with a negative response". A mistyped start URL gets the same DNS
+/// failure as any unknown name, and tests can produce one without a network.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SystemResolver;
+
+impl reqwest::dns::Resolve for SystemResolver {
+    fn resolve(&self, name: reqwest::dns::Name) -> reqwest::dns::Resolving {
+        let host = name.as_str().to_owned();
+        Box::pin(async move {
+            if is_invalid_name(&host) {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("`{host}` is under the special-use .invalid domain, which never resolves (RFC 6761)"),
+                )
+                .into());
+            }
+            let addrs: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            Ok(Box::new(addrs.into_iter()) as reqwest::dns::Addrs)
+        })
+    }
+}
+
+/// `invalid`, `shop.invalid`, `shop.INVALID.` — names RFC 6761 reserves never to resolve.
+fn is_invalid_name(host: &str) -> bool {
+    let host = host.strip_suffix('.').unwrap_or(host);
+    let last = host.rsplit('.').next().unwrap_or(host);
+    last.eq_ignore_ascii_case("invalid")
+}
+
 /// The longest `HOST=ADDR[:PORT]` accepted (a host name is at most 253 bytes).
 const MAX_SPEC_LEN: usize = 512;
 
@@ -83,6 +116,27 @@ pub fn resolvable_host(host: &str) -> Result<String, ResolveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_names_under_invalid_are_refused_without_a_query() {
+        for host in [
+            "invalid",
+            "shop.invalid",
+            "www.Shop.INVALID.",
+            "a.b.invalid",
+        ] {
+            assert!(is_invalid_name(host), "{host}");
+        }
+        for host in [
+            "invalid.example.com",
+            "example.com",
+            "localhost",
+            "invalidx",
+            "test",
+        ] {
+            assert!(!is_invalid_name(host), "{host}");
+        }
+    }
 
     fn parsed(spec: &str) -> (String, SocketAddr) {
         parse_resolve(spec).unwrap_or_else(|error| panic!("{spec}: {error}"))

@@ -1,7 +1,7 @@
 //! crawlgate's built-in rules.
 //!
-//! One rule per file, grouped by family (`robots/`, `directives/`, `canonical/`, `sitemap/`, `env/`,
-//! `diff/`), each declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its
+//! One rule per file, grouped by family (`robots/`, `http/`, `directives/`, `canonical/`,
+//! `sitemap/`, `env/`, `diff/`), each declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its
 //! documentation. [`RULES`] lists the audit's rules in documentation order and
 //! [`diff::DIFF_RULES`] those of `crawlgate diff`; [`catalogue`] is both, and `RULES.md` beside
 //! this crate is generated from it (a test keeps it current). This crate is the one home of every
@@ -13,6 +13,7 @@ pub mod diff;
 pub mod directives;
 mod docs;
 pub mod env;
+pub mod http;
 pub mod robots;
 pub mod sitemap;
 mod support;
@@ -66,6 +67,14 @@ pub static RULES: &[&dyn Rule] = &[
     &robots::BlockedCanonicalised,
     &robots::RedirectToBlocked,
     &robots::BlockedUnverifiable,
+    // HTTP status: what the crawled URLs answer
+    &http::StartUrlError,
+    &http::InternalLink4xx,
+    &http::InternalLink5xx,
+    &http::RedirectLoop,
+    &http::RedirectChain,
+    &http::InternalLinkRedirect,
+    &http::NotHtml,
     // directives (RULES.md §2.3)
     &directives::Noindex,
     &directives::MetaHeaderConflict,

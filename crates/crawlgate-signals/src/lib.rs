@@ -45,6 +45,7 @@ mod profile;
 mod raw;
 mod resolve;
 mod scan;
+mod sniff;
 mod types;
 
 pub use datetime::parse_unavailable_after;
@@ -55,8 +56,8 @@ pub use http::HeaderLine;
 pub use link_header::{LinkValue, parse_link_header};
 pub use profile::Profile;
 pub use types::{
-    Asset, AssetKind, Canonical, CharsetSource, HeadBreak, HeaderRule, Hreflang, LinkRel,
-    LinkSource, MetaRefresh, MetaRobots, PageLink, RobotsHeader, Signals,
+    Asset, AssetKind, BodyKind, Canonical, CharsetSource, HeadBreak, HeaderRule, Hreflang, LinkRel,
+    LinkSource, MetaRefresh, MetaRobots, NotHtml, PageLink, RobotsHeader, Signals,
 };
 
 use url::Url;
@@ -109,6 +110,13 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
         is_html: decode::is_html(content_type.as_ref(), page.body),
         ..Signals::default()
     };
+    if let Some(ct) = content_type.as_ref().filter(|ct| ct.essence == "text/html") {
+        let utf16 = ct
+            .charset
+            .as_deref()
+            .is_some_and(|label| label.to_ascii_lowercase().starts_with("utf-16"));
+        signals.not_html = sniff::not_html(page.body, utf16);
+    }
     if signals.is_html {
         let mut decoded = decode::decode(page.body, content_type.as_ref());
         let before_html = signals.clone();

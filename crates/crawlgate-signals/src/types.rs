@@ -37,6 +37,98 @@ pub struct Signals {
     pub head_break: Option<HeadBreak>,
     /// Whether a cap in [`limits`](super::limits) dropped part of the page's signals.
     pub truncated: bool,
+    /// What the body holds instead of HTML, when it is labelled `Content-Type: text/html` but
+    /// is a PDF, an image, an archive, a feed or other XML, JSON or binary data (WHATWG MIME
+    /// Sniffing signatures; `None` for HTML, an empty body, plain text, or any other label).
+    /// Read at extraction, since bodies are not kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_html: Option<NotHtml>,
+}
+
+/// A body labelled `text/html` that is something else, and what gave it away.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NotHtml {
+    pub kind: BodyKind,
+    /// What gave it away, in words: "starts with the bytes 25 50 44 46 2D", "byte 0x00 at
+    /// offset 3", "its root element is `<rss>`".
+    pub evidence: String,
+}
+
+/// What a body sniffs as, when not HTML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BodyKind {
+    Pdf,
+    PostScript,
+    Png,
+    Jpeg,
+    Gif,
+    Webp,
+    Icon,
+    Gzip,
+    Zip,
+    Rar,
+    Font,
+    Mp4,
+    Webm,
+    Ogg,
+    RssFeed,
+    AtomFeed,
+    Xml,
+    Json,
+    Binary,
+}
+
+impl BodyKind {
+    /// The kind in words, with its article: `a PDF document`, `JSON`.
+    pub fn description(self) -> &'static str {
+        match self {
+            BodyKind::Pdf => "a PDF document",
+            BodyKind::PostScript => "a PostScript document",
+            BodyKind::Png => "a PNG image",
+            BodyKind::Jpeg => "a JPEG image",
+            BodyKind::Gif => "a GIF image",
+            BodyKind::Webp => "a WebP image",
+            BodyKind::Icon => "an ICO image",
+            BodyKind::Gzip => "gzip-compressed data",
+            BodyKind::Zip => "a ZIP archive",
+            BodyKind::Rar => "a RAR archive",
+            BodyKind::Font => "a WOFF font",
+            BodyKind::Mp4 => "an MP4 video",
+            BodyKind::Webm => "a WebM video",
+            BodyKind::Ogg => "Ogg audio or video",
+            BodyKind::RssFeed => "an RSS feed",
+            BodyKind::AtomFeed => "an Atom feed",
+            BodyKind::Xml => "an XML document",
+            BodyKind::Json => "JSON",
+            BodyKind::Binary => "binary data",
+        }
+    }
+
+    /// The media type such a body is served with, when there is one (binary data has none).
+    pub fn media_type(self) -> Option<&'static str> {
+        Some(match self {
+            BodyKind::Pdf => "application/pdf",
+            BodyKind::PostScript => "application/postscript",
+            BodyKind::Png => "image/png",
+            BodyKind::Jpeg => "image/jpeg",
+            BodyKind::Gif => "image/gif",
+            BodyKind::Webp => "image/webp",
+            BodyKind::Icon => "image/x-icon",
+            BodyKind::Gzip => "application/gzip",
+            BodyKind::Zip => "application/zip",
+            BodyKind::Rar => "application/vnd.rar",
+            BodyKind::Font => "font/woff2",
+            BodyKind::Mp4 => "video/mp4",
+            BodyKind::Webm => "video/webm",
+            BodyKind::Ogg => "application/ogg",
+            BodyKind::RssFeed => "application/rss+xml",
+            BodyKind::AtomFeed => "application/atom+xml",
+            BodyKind::Xml => "application/xml",
+            BodyKind::Json => "application/json",
+            BodyKind::Binary => return None,
+        })
+    }
 }
 
 /// Where the charset used to decode a page came from, strongest first.

@@ -9,7 +9,7 @@ use crate::demo::Demo;
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::crawl::{Bounds, CrawlEvent};
-use crawlgate::output::report::audit_summary;
+use crawlgate::output::report::{audit_summary, start_error_message, start_unreachable_message};
 use crawlgate::report::{
     Baseline, BaselineState, Format, RenderOptions, Renderers, UrlMap, baseline_json, write_reports,
 };
@@ -29,8 +29,10 @@ const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
 ///
 /// Reports go to the output folder as `report.<ext>` (default: html, md and json). Exit status:
 /// 0 when no finding is at or above --fail-on; 1 when one is; 2 on a usage or runtime error; 3
-/// when the audit is inconclusive (the start URL or its robots.txt gave no usable response). A
-/// crawl cut short by a bound is not inconclusive; the summary says so.
+/// when the audit is inconclusive (the start URL answered an error or nothing, or its robots.txt
+/// gave no usable response). When the start URL's host gives no response at all (DNS, refused
+/// connection, TLS, timeout), standard error says why and no report is written. A crawl cut
+/// short by a bound is not inconclusive; the summary says so.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  crawlgate audit https://example.com/\n  crawlgate audit --demo\n  crawlgate audit https://example.com/ --profile googlebot --profile bingbot --format sarif --fail-on warning\n  crawlgate audit https://example.com/ --report-dir reports/csv-findings --format csv-findings"
@@ -211,6 +213,12 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     progress.finish_and_clear();
     drop(runtime);
     drop(demo);
+    // No HTTP response from the start URL's host: nothing was audited, so no report (one would
+    // only blame robots.txt for a host that is down or mistyped).
+    if let Some(message) = start_unreachable_message(&audit.site) {
+        eprint!("{message}");
+        return Ok(exit::code(exit::INCONCLUSIVE));
+    }
 
     if let Some(baseline) = &baseline {
         baseline.mark(&mut audit.report);
@@ -221,21 +229,37 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         })
         .context("the baseline")?;
     }
+    let written = write_audit_reports(&args, &audit, &renderers, &formats)?;
+    print!(
+        "{}",
+        audit_summary(&audit.report, &http, &written)
+    );
+    if let Some(message) = start_error_message(&audit.site) {
+        eprint!("{message}");
+    }
+    Ok(exit::code(exit_status(&audit, args.fail_on)))
+}
+
+/// Write the reports in `formats` into the output folder; the files written.
+fn write_audit_reports(
+    args: &AuditArgs,
+    audit: &Audit,
+    renderers: &Renderers,
+    formats: &[String],
+) -> Result<Vec<PathBuf>> {
     let options = RenderOptions {
         fail_on: args.fail_on,
     };
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
-    let written = write_reports(
+    write_reports(
         &audit.report,
-        &renderers,
-        &formats,
+        renderers,
+        formats,
         &options,
         &args.output_dir,
     )
-    .context("cannot write the reports")?;
-    print!("{}", audit_summary(&audit.report, &http, &written));
-    Ok(exit::code(exit_status(&audit, args.fail_on)))
+    .context("cannot write the reports")
 }
 
 /// The baseline of `--baseline`, its URLs mapped by `--baseline-map-host` and `--baseline-map`.
@@ -451,7 +475,9 @@ fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
     let robots_unreachable = site.robots_for(&site.start_url).is_some_and(|robots| {
         robots.effect == RobotsEffect::DisallowAll && !site.stats.interrupted
     });
-    if start_failed || robots_unreachable {
+    // An error status (or a redirect loop) at the start URL: the audit saw no page.
+    let start_error = crawlgate::rules::http::start_url_answer(site).is_some();
+    if start_failed || start_error || robots_unreachable {
         return exit::INCONCLUSIVE;
     }
     // Against a baseline only the new findings count.

@@ -6,7 +6,9 @@ use crate::commands::{atomic, live, net};
 use crate::exit;
 use anyhow::bail;
 use crawlgate::crawl::CrawlEvent;
-use crawlgate::output::crawl::{summary, write_jsonl};
+use crawlgate::output::crawl::{
+    start_error_message, start_unreachable_message, summary, write_jsonl,
+};
 use crawlgate::site::ResourceState;
 use crawlgate::{StopHandle, crawl};
 use std::io::BufWriter;
@@ -29,7 +31,9 @@ use std::time::{Duration, Instant};
 /// A summary follows on standard output (standard error when the lines go there).
 ///
 /// Exit status: 0 when the crawl ran (whatever it found); 2 when it cannot start (a start URL
-/// that is not http or https); 3 when the start URL gave no response at all.
+/// that is not http or https); 3 when the start URL answered an error status or no response. When
+/// its host gives no response at all (DNS, refused connection, TLS, timeout), standard error says
+/// why and nothing is written.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  crawlgate crawl https://example.com/ --jsonl crawl.jsonl\n  crawlgate crawl https://example.com/ --max-pages 500 --profile googlebot --profile bingbot --jsonl - | jq ."
@@ -76,6 +80,11 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     progress.finish_and_clear();
     // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
+    // No HTTP response from the start URL's host: nothing to write.
+    if let Some(message) = start_unreachable_message(&site) {
+        eprint!("{message}");
+        return Ok(exit::code(exit::INCONCLUSIVE));
+    }
 
     let to_stdout = args.jsonl.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if let Some(path) = &args.jsonl {
@@ -93,9 +102,14 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     } else {
         print!("{summary}");
     }
-    let start_failed = site
-        .resource(&start)
-        .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
+    let start_error = start_error_message(&site);
+    if let Some(message) = &start_error {
+        eprint!("{message}");
+    }
+    let start_failed = start_error.is_some()
+        || site
+            .resource(&start)
+            .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
     // The process ends here: freeing every page's record one by one would only cost time
     // (measured: about 4% of a 20,000-page crawl).
     std::mem::forget(site);

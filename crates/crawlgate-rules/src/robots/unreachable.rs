@@ -4,14 +4,15 @@ use crate::robots::redirects::redirect_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
-use crawlgate_core::site::FailureKind;
+use crawlgate_core::site::{FailureKind, origin_of};
 
 declare_rule! {
     /// ## What it does
     /// Finds a robots.txt that Google cannot read because of the server: it answers with a server
     /// error (5xx) or `429 Too Many Requests`, or gives no usable response at all (the host name
     /// does not resolve, the connection is refused or reset, the request times out, the body breaks
-    /// off), after following up to five redirects.
+    /// off), after following up to five redirects. When the start URL's host gives no
+    /// response at all either, that is `http/start-url-error`, not a robots.txt problem.
     ///
     /// ## Why is this bad?
     /// Google cannot tell what the site allows, so it assumes the worst: for the first 12 hours it
@@ -41,8 +42,17 @@ declare_rule! {
 
 impl Rule for Unreachable {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
+        // A start URL whose host gave no response at all is `http/start-url-error`, and its
+        // robots.txt failing the same way is no news about robots.txt.
+        let start_unreachable = crate::http::start_unreachable(site).is_some();
         for file in audited_files(site) {
             if fetch_outcome_rule(file).id != Self::META.id {
+                continue;
+            }
+            if start_unreachable
+                && file.outcome.is_err()
+                && file.origin == origin_of(&site.start_url).as_ref()
+            {
                 continue;
             }
             let what = match &file.outcome {

@@ -73,6 +73,15 @@ rule_tests! {
         redirect_to_blocked => RedirectToBlocked,
         blocked_unverifiable => BlockedUnverifiable,
     }
+    http {
+        start_url_error => StartUrlError,
+        internal_link_4xx => InternalLink4xx,
+        internal_link_5xx => InternalLink5xx,
+        redirect_loop => RedirectLoop,
+        redirect_chain => RedirectChain,
+        internal_link_redirect => InternalLinkRedirect,
+        not_html => NotHtml,
+    }
     directives {
         noindex => Noindex,
         meta_header_conflict => MetaHeaderConflict,

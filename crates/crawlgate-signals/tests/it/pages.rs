@@ -587,3 +587,22 @@ fn a_charset_declared_after_1024_bytes_reparses_the_page() {
     assert_eq!(signals.meta_robots.len(), 1);
     assert!(for_bot(&signals, "googlebot").is_noindex());
 }
+
+#[test]
+fn every_hand_written_page_sniffs_as_html() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/pages");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let Some(name) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".html"))
+        else {
+            continue;
+        };
+        assert_eq!(page(name).not_html, None, "{name}");
+        checked += 1;
+    }
+    assert!(checked > 20, "{checked} pages");
+}

@@ -76,6 +76,7 @@ fn every_real_page_reads_cleanly() {
             "{path}"
         );
         assert_eq!(signals.head_break, None, "{path}");
+        assert_eq!(signals.not_html, None, "{path} sniffs as HTML");
         assert!(signals.meta_robots.is_empty(), "{path}");
         assert!(!signals.truncated, "{path}");
         assert!(!signals.links.is_empty(), "{path}");

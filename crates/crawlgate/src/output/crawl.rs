@@ -403,3 +403,18 @@ fn crawl_delay_lines(delays: &[HonouredCrawlDelay], text: &mut String) {
         );
     }
 }
+
+/// When the start URL's host gave no HTTP response at all: the message `crawlgate crawl` prints
+/// on standard error instead of writing anything (it exits 3). `None` when the host answered.
+pub fn start_unreachable_message(site: &Site) -> Option<String> {
+    crate::output::report::unreachable_message(site, "nothing was crawled, so nothing was written")
+}
+
+/// When the start URL answered with an error (4xx, 5xx, a redirect loop, …): the line
+/// `crawlgate crawl` prints on standard error besides its output (it exits 3).
+pub fn start_error_message(site: &Site) -> Option<String> {
+    crate::output::report::error_message(
+        site,
+        "the crawl is inconclusive (exit status 3); the output holds what was seen",
+    )
+}

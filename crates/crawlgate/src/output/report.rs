@@ -1,9 +1,10 @@
 //! What `crawlgate audit` and `crawlgate diff` print when their reports are written (the
 //! reports themselves are [`crate::report`]'s renderers).
 
-use crawlgate_core::Severity;
+use crawlgate_core::{Severity, Site};
 use crawlgate_crawl::HttpOptions;
 use crawlgate_report::Report;
+use crawlgate_rules::http::{start_unreachable, start_url_answer};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -131,4 +132,43 @@ pub fn diff_summary(report: &Report, written: &[PathBuf]) -> String {
     let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     let _ = writeln!(text, "reports: {}", paths.join(", "));
     text
+}
+
+/// When the start URL's host gave no HTTP response at all (the host name does not resolve, the
+/// connection is refused, TLS fails, nothing answers in time): the message `crawlgate audit`
+/// prints on standard error instead of writing reports (it exits 3), naming the URL and the
+/// cause. `None` when the host answered.
+pub fn start_unreachable_message(site: &Site) -> Option<String> {
+    unreachable_message(site, "nothing was audited, so no report was written")
+}
+
+/// When the start URL answered with an error (4xx, 5xx, a redirect loop, …): the line `crawlgate
+/// audit` prints on standard error besides writing the reports (it exits 3, inconclusive).
+/// `None` when it answered a page, or gave no response at all ([`start_unreachable_message`]).
+pub fn start_error_message(site: &Site) -> Option<String> {
+    error_message(
+        site,
+        "the audit is inconclusive (exit status 3); the reports hold what was seen",
+    )
+}
+
+/// The two messages above, ending with `tail` (what was written, for `audit` or `crawl`).
+pub(crate) fn unreachable_message(site: &Site, tail: &str) -> Option<String> {
+    let unreachable = start_unreachable(site)?;
+    Some(format!(
+        "crawlgate: cannot reach the start URL {}: {}; {tail}\n",
+        unreachable.url,
+        unreachable.cause()
+    ))
+}
+
+pub(crate) fn error_message(site: &Site, tail: &str) -> Option<String> {
+    if start_unreachable(site).is_some() {
+        return None;
+    }
+    let answer = start_url_answer(site)?;
+    Some(format!(
+        "crawlgate: the start URL {} {answer}; {tail}\n",
+        site.start_url
+    ))
 }
