@@ -4,6 +4,7 @@ use crate::UrlPattern;
 use crate::signals::Profile;
 use crate::site::EnvironmentSettings;
 use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use url::{Host, Url};
 
@@ -61,7 +62,8 @@ impl CrawlConfig {
 }
 
 /// What the crawl fetches as pages. robots.txt and sitemaps are read in every mode.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum CrawlMode {
     /// From the start URL, every in-scope page reached by links, plus the URLs sitemaps list and
     /// the canonical, hreflang and redirect targets of crawled pages.

@@ -81,6 +81,8 @@ pub fn audit_summary(report: &Report, pace: &Pace, written: &[PathBuf]) -> Strin
     for bound in &summary.bounds_hit {
         let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
     }
+    let mode = report.target.mode.unwrap_or_default();
+    crate::output::crawl::scope_lines(mode, report.crawl.urls_excluded, &mut text);
     let _ = writeln!(text, "pace: {pace}");
     crate::output::crawl::crawl_delay_lines(&report.crawl.crawl_delays, &mut text);
     let paths: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
