@@ -109,7 +109,11 @@ impl Crawl {
         note_found(&mut self.slots[index].resource, &url, depth, via);
         let unfetched = if !in_scope {
             Some(NotFetchedReason::OutOfScope)
-        } else if self.excluded(&url) {
+        } else if self.slots[index].progression
+            == Progression::Unqueued(NotFetchedReason::NotRequested)
+            && self.excluded(&url)
+        {
+            // Matched once per URL, when first found (most links reach known pages).
             Some(NotFetchedReason::Excluded)
         } else if !fetched {
             // List mode and --sitemap-only: found, recorded, not fetched.
