@@ -14,5 +14,6 @@ mod resolve_cmd;
 mod robots_cmd;
 mod robots_diff_cmd;
 mod rules_cmd;
+mod scope_cmd;
 mod sitemap_cmd;
 mod util;

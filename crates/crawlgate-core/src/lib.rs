@@ -6,6 +6,7 @@
 //! - [`crawl`]: the crawl's decisions without its IO (a state machine a network driver runs).
 //! - [`site`]: the Site model the crawl builds and rules read.
 //! - [`rule`], [`finding`]: the rule plugin interface, and findings with their evidence.
+//! - [`url_pattern`]: the URL patterns of crawl scope and suppressions (one syntax).
 //!
 //! The three parsers are crates of their own, each usable alone, re-exported here under the
 //! paths they always had:
@@ -23,6 +24,7 @@ pub mod crawl;
 pub mod finding;
 pub mod rule;
 pub mod site;
+pub mod url_pattern;
 
 pub use crawlgate_issue as issue;
 pub use crawlgate_robots as robots;
@@ -38,3 +40,4 @@ pub use finding::{Evidence, Finding};
 pub use issue::{FailOn, Issue, Severity};
 pub use rule::{Rule, RuleMeta};
 pub use site::Site;
+pub use url_pattern::UrlPattern;

@@ -74,6 +74,7 @@ pub fn build(
             start_url: site.start_url.to_string(),
             profiles: site.profiles.iter().map(|p| p.name.clone()).collect(),
             obey_robots: site.obey_robots,
+            mode: (!site.mode.follows_links()).then_some(site.mode),
         },
         summary,
         rules: rule_docs,

@@ -3,6 +3,7 @@
 //! readers.
 
 use crawlgate_core::Severity;
+use crawlgate_core::crawl::CrawlMode;
 use crawlgate_core::finding::{Finding, RedirectHop};
 use crawlgate_core::site::CrawlStats;
 use serde::{Deserialize, Serialize};
@@ -102,6 +103,10 @@ pub struct Target {
     pub profiles: Vec<String>,
     /// Whether disallowed URLs were left unfetched.
     pub obey_robots: bool,
+    /// What was fetched as pages when not the pages reached by links: `list` (`--urls-from`) or
+    /// `sitemap-only`. Absent for a crawl that followed links.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<CrawlMode>,
 }
 
 /// Counts for the top of a report.

@@ -145,6 +145,8 @@ pub(crate) fn reason_words(reason: crawlgate_core::site::NotFetchedReason) -> &'
     use crawlgate_core::site::NotFetchedReason as R;
     match reason {
         R::OutOfScope => "outside the crawl scope",
+        R::Excluded => "excluded by the include/exclude URL patterns",
+        R::NotListed => "not listed (only the listed URLs are fetched in this mode)",
         R::Disallowed => "disallowed by robots.txt and --obey-robots is set",
         R::PageBound => "the page bound was reached first",
         R::AssetBound => "the asset bound was reached first",

@@ -1,7 +1,7 @@
 //! The [`Auditor`]: crawl a site, run the rules, build the report.
 
 use crate::config::{ConfigError, RuleConfig};
-use crawlgate_core::crawl::{Bounds, CrawlConfig, CrawlError, CrawlEvent, Scope};
+use crawlgate_core::crawl::{Bounds, CrawlConfig, CrawlError, CrawlEvent, CrawlMode, Scope};
 use crawlgate_core::rule::{Declared, Findings, Rule};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::{Finding, RuleMeta, Site};
@@ -219,9 +219,24 @@ impl AuditorBuilder {
         self
     }
 
-    /// Which hosts are crawled as pages.
+    /// Which hosts are crawled as pages, and which of their URLs (include/exclude patterns).
     pub fn scope(mut self, scope: Scope) -> Self {
         self.auditor.crawl.scope = scope;
+        self
+    }
+
+    /// What is fetched as pages: [`CrawlMode::FollowLinks`] (the default) or
+    /// [`CrawlMode::SitemapOnly`]; for list mode, [`AuditorBuilder::list`].
+    pub fn mode(mut self, mode: CrawlMode) -> Self {
+        self.auditor.crawl.mode = mode;
+        self
+    }
+
+    /// List mode: fetch exactly `urls` as pages (plus their origins' robots.txt and sitemaps),
+    /// following nothing.
+    pub fn list(mut self, urls: Vec<Url>) -> Self {
+        self.auditor.crawl.mode = CrawlMode::List;
+        self.auditor.crawl.listed = urls;
         self
     }
 

@@ -1,7 +1,8 @@
 //! Rule configuration: turn rules off, change their severity, suppress findings on some URLs with a
 //! reason; and the `crawlgate.toml` file that sets it together with the crawl options.
 
-use crawlgate_core::{Finding, Severity};
+use crawlgate_core::url_pattern::PatternError;
+use crawlgate_core::{Finding, Severity, UrlPattern};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -37,7 +38,9 @@ impl std::str::FromStr for RuleLevel {
 #[derive(Debug, Clone)]
 pub struct Suppression {
     pub rule: String,
-    pub urls: glob::Pattern,
+    /// Matched against the finding's URL, the same patterns as the crawl's `--include` and
+    /// `--exclude`.
+    pub urls: UrlPattern,
     pub reason: String,
 }
 
@@ -47,12 +50,10 @@ impl RuleConfig {
         self.levels.insert(rule.into(), level);
     }
 
-    /// Suppress a rule's findings on URLs matching `glob` (`*` matches anything, `/` included).
-    pub fn suppress(&mut self, rule: &str, glob: &str, reason: &str) -> Result<(), ConfigError> {
-        let urls = glob::Pattern::new(glob).map_err(|e| ConfigError::Glob {
-            glob: glob.to_owned(),
-            message: e.msg.to_owned(),
-        })?;
+    /// Suppress a rule's findings on URLs matching `pattern` (a [`UrlPattern`]: `*` matches
+    /// anything, `/` included).
+    pub fn suppress(&mut self, rule: &str, pattern: &str, reason: &str) -> Result<(), ConfigError> {
+        let urls = UrlPattern::parse(pattern)?;
         self.suppressions.push(Suppression {
             rule: rule.to_owned(),
             urls,
@@ -78,7 +79,7 @@ impl RuleConfig {
     pub fn suppression_for(&self, finding: &Finding) -> Option<&Suppression> {
         self.suppressions
             .iter()
-            .find(|s| s.rule == finding.rule && s.urls.matches(&finding.url))
+            .find(|s| s.rule == finding.rule && s.urls.matches_str(&finding.url))
     }
 
     /// The rule ids the configuration names (to check them against the known rules).
@@ -95,8 +96,9 @@ impl RuleConfig {
 pub enum ConfigError {
     #[error("invalid config file: {0}")]
     Toml(String),
-    #[error("invalid URL glob `{glob}`: {message}")]
-    Glob { glob: String, message: String },
+    /// A URL pattern (a suppression's `urls`) that cannot be used.
+    #[error(transparent)]
+    Pattern(#[from] PatternError),
     #[error("rule `{rule}`: {message}")]
     Rule { rule: String, message: String },
     #[error("unknown rule id `{0}` (see `crawlgate rules`)")]
@@ -135,6 +137,14 @@ pub enum ConfigError {
 /// headers = ["X-Staging-Token: …"]
 /// # basic_auth = "user:password"
 /// # cookie = "session=…"
+/// # What is crawled: pages whose full URL matches an `include` pattern (when any is given) and
+/// # no `exclude` pattern (`*` matches anything, `/` included); excluded pages are counted, not
+/// # fetched. Or `urls_from = "urls.txt"` (list mode: exactly those URLs, relative to this
+/// # file's folder), or `sitemap_only = true` (the URLs the sitemaps list).
+/// include = ["https://example.com/*"]
+/// exclude = ["*/cart*", "*?sort=*"]
+/// include_subdomains = true   # every host of the registrable domain (example.com)
+/// max_discovered = 200000     # URLs recorded, fetched or not
 ///
 /// [rules]
 /// "robots/no-sitemap-field" = "off"
@@ -173,6 +183,17 @@ pub struct ConfigFile {
     pub sitemaps: Option<Vec<String>>,
     pub include_subdomains: Option<bool>,
     pub allow_hosts: Option<Vec<String>>,
+    /// Pages fetched only when their URL matches one of these (`--include`).
+    pub include: Option<Vec<UrlPattern>>,
+    /// Pages whose URL matches one of these are counted, not fetched (`--exclude`).
+    pub exclude: Option<Vec<UrlPattern>>,
+    /// List mode: a file of URLs, one per line, fetched and nothing else (`--urls-from`);
+    /// relative to the config file's folder.
+    pub urls_from: Option<String>,
+    /// Fetch the URLs the sitemaps list, follow no links (`--sitemap-only`).
+    pub sitemap_only: Option<bool>,
+    /// URLs recorded, fetched or not (`--max-discovered`).
+    pub max_discovered: Option<u64>,
     pub user_agent: Option<String>,
     pub fail_on: Option<String>,
     /// `production` or `staging` (`--environment`).
@@ -297,6 +318,56 @@ mod tests {
             config
                 .suppression_for(&finding("robots/blocked-linked", "https://e.com/shop"))
                 .is_none()
+        );
+    }
+
+    #[test]
+    fn scope_keys_are_read_and_their_patterns_checked() {
+        let file = ConfigFile::parse(
+            "include = [\"https://e.com/*\"]\nexclude = [\"*/cart*\", \"*?sort=*\"]\n\
+             urls_from = \"urls.txt\"\nsitemap_only = true\nmax_discovered = 5000\n",
+        )
+        .unwrap();
+        let shown = |patterns: &Option<Vec<UrlPattern>>| -> Vec<String> {
+            patterns.iter().flatten().map(ToString::to_string).collect()
+        };
+        assert_eq!(shown(&file.include), ["https://e.com/*"]);
+        assert_eq!(shown(&file.exclude), ["*/cart*", "*?sort=*"]);
+        assert_eq!(file.urls_from.as_deref(), Some("urls.txt"));
+        assert_eq!(file.sitemap_only, Some(true));
+        assert_eq!(file.max_discovered, Some(5000));
+        let error = ConfigFile::parse("exclude = [\"/cart*\"]\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("invalid URL pattern `/cart*`"), "{error}");
+        assert!(error.contains("write `*/cart*`"), "{error}");
+        assert!(ConfigFile::parse("include = \"https://e.com/*\"\n").is_err());
+    }
+
+    #[test]
+    fn suppressions_use_the_same_url_patterns() {
+        let mut config = RuleConfig::default();
+        let error = config
+            .suppress("robots/missing", "/search*", "why")
+            .unwrap_err();
+        assert!(matches!(error, ConfigError::Pattern(_)));
+        assert!(
+            error
+                .to_string()
+                .starts_with("invalid URL pattern `/search*`")
+        );
+        assert!(
+            config
+                .suppress("robots/missing", "https://e.com/[a", "why")
+                .is_err()
+        );
+        config
+            .suppress("robots/missing", "*/search*", "why")
+            .unwrap();
+        assert!(
+            config
+                .suppression_for(&finding("robots/missing", "https://e.com/search/x"))
+                .is_some()
         );
     }
 

@@ -43,7 +43,7 @@ pub use config::{ConfigError, ConfigFile, RuleConfig, RuleLevel, SuppressEntry, 
 
 #[doc(inline)]
 pub use crawlgate_core::{
-    Evidence, FailOn, Finding, Issue, Rule, RuleMeta, Severity, Site, declare_rule,
+    Evidence, FailOn, Finding, Issue, Rule, RuleMeta, Severity, Site, UrlPattern, declare_rule,
 };
 /// The network side, as the CLI uses it: the crawl, robots.txt and sitemap fetching.
 #[doc(inline)]
@@ -59,7 +59,7 @@ pub use crawlgate_rules::RULES;
 
 /// The engine's modules: robots.txt, sitemaps, page signals, the crawl's logic, the Site model,
 /// the rule interface.
-pub use crawlgate_core::{crawl, finding, http, robots, rule, signals, site, sitemap};
+pub use crawlgate_core::{crawl, finding, http, robots, rule, signals, site, sitemap, url_pattern};
 /// Report model and renderers.
 pub use crawlgate_report as report;
 /// The rule catalogue: the audit's rules, the `diff/` rules, RULES.md.

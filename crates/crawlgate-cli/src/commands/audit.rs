@@ -2,7 +2,7 @@
 
 use crate::commands::atomic::write_atomically;
 use crate::commands::crawl_args::{
-    CrawlArgs, checked_rate, checked_seconds, parse_robots_override,
+    CrawlArgs, Start, checked_max_discovered, checked_rate, checked_seconds, parse_robots_override,
 };
 use crate::commands::{live, net};
 use crate::demo::Demo;
@@ -27,6 +27,11 @@ const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
 /// Crawl a site, cross-check robots.txt, sitemaps, meta robots, X-Robots-Tag and canonicals, and
 /// write the reports.
 ///
+/// What is crawled: from URL, the pages its links reach within scope (--include-subdomains,
+/// --allow-host), narrowed by --include and --exclude (excluded pages are counted, not fetched);
+/// or exactly the URLs of --urls-from FILE (list mode); or the URLs the sitemaps list
+/// (--sitemap-only).
+///
 /// Reports go to the output folder as `report.<ext>` (default: html, md and json). Exit status:
 /// 0 when no finding is at or above --fail-on; 1 when one is; 2 on a usage or runtime error; 3
 /// when the audit is inconclusive (the start URL answered an error or nothing, or its robots.txt
@@ -35,15 +40,15 @@ const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
 /// short by a bound is not inconclusive; the summary says so.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  crawlgate audit https://example.com/\n  crawlgate audit --demo\n  crawlgate audit https://example.com/ --profile googlebot --profile bingbot --format sarif --fail-on warning\n  crawlgate audit https://example.com/ --report-dir reports/csv-findings --format csv-findings"
+    // One way to say what is audited; none here when the config file names `urls_from`.
+    group = clap::ArgGroup::new("start").multiple(false).args(["url", "demo", "urls_from"]),
+    after_help = "Examples:\n  crawlgate audit https://example.com/\n  crawlgate audit --demo\n  crawlgate audit https://example.com/ --profile googlebot --profile bingbot --format sarif --fail-on warning\n  crawlgate audit https://example.com/ --report-dir reports/csv-findings --format csv-findings\n  crawlgate audit https://example.com/ --exclude '*/cart*' --include-subdomains\n  crawlgate audit --urls-from urls.txt"
 )]
 pub(crate) struct AuditArgs {
-    /// Where the audit starts; its scheme, host and port are the crawl's scope.
-    #[arg(
-        value_name = "URL",
-        required_unless_present = "demo",
-        conflicts_with = "demo"
-    )]
+    /// Where the audit starts; its scheme, host and port are the crawl's scope. Not needed with
+    /// --urls-from (or `urls_from` in the config file), whose first URL stands for it, nor with
+    /// --demo.
+    #[arg(value_name = "URL")]
     url: Option<String>,
 
     /// Audit the bundled demo shop (www.northwind.test and its other sites), served on
@@ -159,23 +164,19 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     let formats = report_formats(&args.formats, &renderers, "; add plugins with --report-dir")?;
 
     let runtime = net::runtime()?;
-    let mut start = match (&demo, &args.url) {
-        (Some(demo), _) => demo.start_url()?,
-        (None, Some(url)) => match net::as_url(url) {
-            Some(url) => url?,
-            None => bail!(
-                "the start URL `{}` is not an http or https URL (write it in full, e.g. https://example.com/)",
-                net::without_userinfo(url)
-            ),
+    let mut start = match &demo {
+        Some(demo) => Start {
+            url: demo.start_url()?,
+            listed: None,
         },
-        (None, None) => bail!("give a start URL, or --demo"),
+        None => args.crawl.start(args.url.as_deref(), ", or --demo")?,
     };
 
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let bar = progress.clone();
     let mut http = args.crawl.http()?;
-    net::credentials_from_url(&mut start, &mut http);
+    start.take_credentials(&mut http);
     let mut builder = Auditor::builder()
         .http(http.clone())
         .timestamp_report(args.timestamp)
@@ -201,7 +202,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     } else {
         jiff::Timestamp::now()
     };
-    let mut config = args.crawl.config(start.clone(), audit_time)?;
+    let mut config = args.crawl.config(start, audit_time)?;
     config.environment.environment = args.environment;
     config
         .environment
@@ -230,10 +231,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         .context("the baseline")?;
     }
     let written = write_audit_reports(&args, &audit, &renderers, &formats)?;
-    print!(
-        "{}",
-        audit_summary(&audit.report, &http, &written)
-    );
+    print!("{}", audit_summary(&audit.report, &http, &written));
     if let Some(message) = start_error_message(&audit.site) {
         eprint!("{message}");
     }
@@ -346,6 +344,8 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         crawl.retries = retries;
     }
     apply_access_config(&mut crawl.connect, file);
+    apply_scope_config(args, file, folder)?;
+    let crawl = &mut args.crawl;
     crawl.obey_robots |= file.obey_robots.unwrap_or(false);
     crawl.ignore_crawl_delay |= file.ignore_crawl_delay.unwrap_or(false);
     crawl.include_subdomains |= file.include_subdomains.unwrap_or(false);
@@ -435,6 +435,49 @@ fn apply_access_config(connect: &mut net::ConnectArgs, file: &ConfigFile) {
     if connect.basic_auth.is_none() {
         connect.basic_auth.clone_from(&file.basic_auth);
     }
+}
+
+/// The config file's scope keys (`include`, `exclude`, `urls_from`, `sitemap_only`,
+/// `max_discovered`), for what the command line left at its default.
+fn apply_scope_config(
+    args: &mut AuditArgs,
+    file: &ConfigFile,
+    folder: Option<&Path>,
+) -> Result<()> {
+    let url_given = args.url.is_some() || args.demo;
+    let crawl = &mut args.crawl;
+    if let Some(max_discovered) = file
+        .max_discovered
+        .filter(|_| crawl.max_discovered == Bounds::default().max_discovered)
+    {
+        crawl.max_discovered = checked_max_discovered(max_discovered)
+            .map_err(|e| anyhow::anyhow!("config: max_discovered: {e}"))?;
+    }
+    if crawl.include.is_empty() {
+        crawl.include = file.include.clone().unwrap_or_default();
+    }
+    if crawl.exclude.is_empty() {
+        crawl.exclude = file.exclude.clone().unwrap_or_default();
+    }
+    // What to fetch. The file's `urls_from` counts when the command line names no URL, list or
+    // --sitemap-only; its `sitemap_only` when the command line gives no --urls-from.
+    if file.urls_from.is_some() && file.sitemap_only == Some(true) {
+        bail!("config: give `urls_from` or `sitemap_only`, not both");
+    }
+    let list_given = crawl.urls_from.is_some();
+    if let Some(list) = file
+        .urls_from
+        .as_ref()
+        .filter(|_| !list_given && !url_given && !crawl.sitemap_only)
+    {
+        let path = Path::new(list);
+        crawl.urls_from = Some(match folder {
+            Some(folder) if path.is_relative() => folder.join(path),
+            _ => path.to_path_buf(),
+        });
+    }
+    crawl.sitemap_only |= !list_given && file.sitemap_only.unwrap_or(false);
+    Ok(())
 }
 
 /// The formats to write (`asked`, or html, md and json when none), built-in names normalised

@@ -4,7 +4,6 @@
 use crate::commands::crawl_args::CrawlArgs;
 use crate::commands::{atomic, live, net};
 use crate::exit;
-use anyhow::bail;
 use crawlgate::crawl::CrawlEvent;
 use crawlgate::output::crawl::{
     start_error_message, start_unreachable_message, summary, write_jsonl,
@@ -22,7 +21,9 @@ use std::time::{Duration, Instant};
 /// /sitemap.xml probe), then pages breadth first by click depth, plus sitemap-only pages and the
 /// assets, canonical and hreflang targets of crawled pages. URLs robots.txt disallows are
 /// fetched for diagnosis unless --obey-robots. Nothing leaves the start URL's scheme, host and
-/// port unless --include-subdomains or --allow-host says so.
+/// port unless --include-subdomains or --allow-host says so; --include and --exclude narrow it
+/// (excluded pages are counted, not fetched). --urls-from FILE fetches exactly the listed URLs
+/// (list mode), --sitemap-only the URLs the sitemaps list; neither follows links.
 ///
 /// With --jsonl FILE (`-` for standard output), one JSON object per URL, sorted by URL, with the
 /// keys `url`, `kind`, `state`, `final_url`, `hops`, `status`, `content_type`, `bytes`,
@@ -31,17 +32,20 @@ use std::time::{Duration, Instant};
 /// A summary follows on standard output (standard error when the lines go there).
 ///
 /// Exit status: 0 when the crawl ran (whatever it found); 2 when it cannot start (a start URL
-/// that is not http or https); 3 when the start URL answered an error status or no response. When
-/// its host gives no response at all (DNS, refused connection, TLS, timeout), standard error says
-/// why and nothing is written.
+/// that is not http or https or that --include/--exclude leave out, a bad --urls-from line); 3
+/// when the start URL answered an error status or no response. When its host gives no response
+/// at all (DNS, refused connection, TLS, timeout), standard error says why and nothing is
+/// written.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  crawlgate crawl https://example.com/ --jsonl crawl.jsonl\n  crawlgate crawl https://example.com/ --max-pages 500 --profile googlebot --profile bingbot --jsonl - | jq ."
+    group = clap::ArgGroup::new("start").required(true).multiple(false).args(["url", "urls_from"]),
+    after_help = "Examples:\n  crawlgate crawl https://example.com/ --jsonl crawl.jsonl\n  crawlgate crawl https://example.com/ --max-pages 500 --profile googlebot --profile bingbot --jsonl - | jq .\n  crawlgate crawl https://example.com/ --exclude '*/cart*' --exclude '*[?]sort=*' --jsonl crawl.jsonl\n  crawlgate crawl --urls-from urls.txt --jsonl crawl.jsonl"
 )]
 pub(crate) struct CrawlCommandArgs {
-    /// Where the crawl starts; its scheme, host and port are the crawl's scope.
+    /// Where the crawl starts; its scheme, host and port are the crawl's scope. Not with
+    /// --urls-from, whose first URL stands for it.
     #[arg(value_name = "URL")]
-    url: String,
+    url: Option<String>,
 
     /// Write one JSON line per URL to FILE (`-`: standard output).
     #[arg(long, value_name = "FILE")]
@@ -56,16 +60,11 @@ pub(crate) struct CrawlCommandArgs {
 }
 
 pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
-    let mut start = match net::as_url(&args.url) {
-        Some(url) => url?,
-        None => bail!(
-            "the start URL `{}` is not an http or https URL (write it in full, e.g. https://example.com/)",
-            net::without_userinfo(&args.url)
-        ),
-    };
+    let mut start = args.crawl.start(args.url.as_deref(), "")?;
     let mut http = args.crawl.http()?;
-    net::credentials_from_url(&mut start, &mut http);
-    let config = args.crawl.config(start.clone(), jiff::Timestamp::now())?;
+    start.take_credentials(&mut http);
+    let config = args.crawl.config(start, jiff::Timestamp::now())?;
+    let start = config.start_url.clone();
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let on_event = |event: &CrawlEvent| {

@@ -2,12 +2,13 @@
 //! robots.txt handling. They build a [`CrawlConfig`] and [`HttpOptions`]; every default is the
 //! library's.
 
-use crate::commands::net::ConnectArgs;
-use anyhow::Context as _;
-use crawlgate::crawl::{Bounds, CrawlConfig};
+use crate::commands::input::read_url_list;
+use crate::commands::net::{self, ConnectArgs};
+use anyhow::{Context as _, bail};
+use crawlgate::crawl::{Bounds, CrawlConfig, CrawlMode};
 use crawlgate::signals::Profile;
 use crawlgate::site::{RobotsOverride, origin_of};
-use crawlgate::{HttpOptions, Pace, Retry};
+use crawlgate::{HttpOptions, Pace, Retry, UrlPattern};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -86,7 +87,10 @@ pub(crate) struct CrawlArgs {
     #[arg(long = "sitemap", value_name = "URL")]
     pub(crate) sitemaps: Vec<Url>,
 
-    /// Crawl subdomains of the start host too.
+    /// Crawl every host of the start host's registrable domain too (same scheme and port): from
+    /// www.example.com, example.com and shop.example.com, never other.co.uk from
+    /// www.example.co.uk nor other.github.io from client.github.io (the public suffix list). An
+    /// IP address or localhost covers itself and its subdomains only.
     #[arg(long)]
     pub(crate) include_subdomains: bool,
 
@@ -100,6 +104,37 @@ pub(crate) struct CrawlArgs {
     /// which file was read. Repeatable, one per origin.
     #[arg(long = "robots-override", value_name = "ORIGIN=FILE", value_parser = parse_robots_override)]
     pub(crate) robots_overrides: Vec<(String, PathBuf)>,
+    /// Fetch only pages whose full URL matches PATTERN (repeatable: any one is enough). `*`
+    /// matches any run of characters, `/` included, `?` one character, `[?]` a `?`:
+    /// `https://example.com/shop/*`, `*/blog/*`. Others in scope are recorded as excluded,
+    /// counted, not fetched. Applies to pages (links, sitemap URLs, canonical and redirect
+    /// targets), never to robots.txt, sitemaps or assets; the start URL must be included.
+    #[arg(long = "include", value_name = "PATTERN", value_parser = UrlPattern::parse)]
+    pub(crate) include: Vec<UrlPattern>,
+
+    /// Don't fetch pages whose full URL matches PATTERN (repeatable; wins over --include):
+    /// `*/cart*`, `*[?]sort=*`. They are recorded as excluded and counted, as with --include.
+    #[arg(long = "exclude", value_name = "PATTERN", value_parser = UrlPattern::parse)]
+    pub(crate) exclude: Vec<UrlPattern>,
+
+    /// List mode: fetch exactly the URLs in FILE (`-`: standard input; one http(s) URL per
+    /// line, blank lines and `#` comments skipped; at most --max-pages of them), plus each
+    /// listed origin's robots.txt and sitemaps. Links, sitemap URLs and canonical targets are
+    /// recorded, not fetched; assets of listed pages are checked unless --no-assets. The first
+    /// URL stands for the start URL (give no URL argument).
+    #[arg(long, value_name = "FILE", conflicts_with = "sitemap_only")]
+    pub(crate) urls_from: Option<PathBuf>,
+
+    /// Fetch the URLs the sitemaps list (robots.txt's, the /sitemap.xml probe's and
+    /// --sitemap's), within scope, and follow no links (they are recorded). The start URL is
+    /// fetched only when a sitemap lists it.
+    #[arg(long)]
+    pub(crate) sitemap_only: bool,
+
+    /// Record at most N URLs, fetched or not (links found past it are counted, not kept): what
+    /// bounds memory on a site that links without end.
+    #[arg(long, value_name = "N", default_value_t = Bounds::default().max_discovered, value_parser = parse_max_discovered)]
+    pub(crate) max_discovered: u64,
 
     /// The User-Agent header sent (default: crawlgate's own). Verdicts are always computed for
     /// the profiles, never for this string.
@@ -118,18 +153,73 @@ pub(crate) struct CrawlArgs {
     pub(crate) connect: ConnectArgs,
 }
 
+/// What a crawl starts from: the start URL, and in list mode the URLs listed (the first is the
+/// start URL).
+#[derive(Debug, Clone)]
+pub(crate) struct Start {
+    pub(crate) url: Url,
+    pub(crate) listed: Option<Vec<Url>>,
+}
+
+impl Start {
+    /// Take credentials written in the start URL or the listed ones (`https://user:pass@host/`)
+    /// out of them, as basic authentication unless `--basic-auth` gave some: the crawl sends
+    /// them to its scope only, and every URL shown is without them.
+    pub(crate) fn take_credentials(&mut self, http: &mut HttpOptions) {
+        let mut found = crawlgate::take_userinfo(&mut self.url);
+        for url in self.listed.iter_mut().flatten() {
+            let from_list = crawlgate::take_userinfo(url);
+            found = found.or(from_list);
+        }
+        if http.access.basic_auth.is_none() {
+            http.access.basic_auth = found;
+        }
+    }
+}
+
 impl CrawlArgs {
+    /// The start: the URL argument, or the `--urls-from` list (read here) and its first URL.
+    /// `what` names the command's other way to start, for the error when none is given.
+    pub(crate) fn start(&self, url: Option<&str>, what: &str) -> anyhow::Result<Start> {
+        if let Some(source) = &self.urls_from {
+            let listed = read_url_list(source, self.max_pages)?;
+            return Ok(Start {
+                url: listed[0].clone(),
+                listed: Some(listed),
+            });
+        }
+        let Some(url) = url else {
+            bail!("give a start URL, --urls-from FILE{what}");
+        };
+        match net::as_url(url) {
+            Some(parsed) => Ok(Start {
+                url: parsed?,
+                listed: None,
+            }),
+            None => bail!(
+                "the start URL `{}` is not an http or https URL (write it in full, e.g. https://example.com/)",
+                net::without_userinfo(url)
+            ),
+        }
+    }
+
     /// The crawl configuration for a crawl from `start` at `audit_time`.
     pub(crate) fn config(
         &self,
-        start: Url,
+        start: Start,
         audit_time: jiff::Timestamp,
     ) -> anyhow::Result<CrawlConfig> {
-        let mut config = CrawlConfig::new(start, audit_time);
+        let mut config = CrawlConfig::new(start.url, audit_time);
         for (origin, path) in &self.robots_overrides {
             config
                 .robots_overrides
                 .insert(origin.clone(), read_robots_override(path)?);
+        }
+        if let Some(listed) = start.listed {
+            config.mode = CrawlMode::List;
+            config.listed = listed;
+        } else if self.sitemap_only {
+            config.mode = CrawlMode::SitemapOnly;
         }
         if !self.profiles.is_empty() {
             config.profiles = self
@@ -141,6 +231,7 @@ impl CrawlArgs {
         config.bounds.max_pages = self.max_pages;
         config.bounds.max_depth = self.max_depth;
         config.bounds.max_page_bytes = self.max_body_bytes;
+        config.bounds.max_discovered = self.max_discovered;
         config.obey_robots = self.obey_robots;
         config.sitemaps.clone_from(&self.sitemaps);
         config.scope.include_subdomains = self.include_subdomains;
@@ -149,6 +240,8 @@ impl CrawlArgs {
             .iter()
             .map(|host| host.to_ascii_lowercase())
             .collect();
+        config.scope.include.clone_from(&self.include);
+        config.scope.exclude.clone_from(&self.exclude);
         config.fetch_assets = !self.no_assets;
         config.probe_sitemap = !self.no_sitemap_probe;
         Ok(config)
@@ -258,6 +351,31 @@ fn rate_error(shown: &str) -> String {
     format!("`{shown}` is not a rate from 0 (no limit) to 10000 requests per second")
 }
 
+/// The discovery bound's range: the start URL must fit, and past ten million known URLs the
+/// crawl's records alone take gigabytes.
+const MAX_DISCOVERED_RANGE: std::ops::RangeInclusive<u64> = 1..=10_000_000;
+
+/// URLs recorded at most: 1 to 10,000,000.
+fn parse_max_discovered(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| max_discovered_error(text))
+        .and_then(checked_max_discovered)
+}
+
+/// A discovery bound (`max_discovered` in crawlgate.toml) in the range the flag accepts.
+pub(crate) fn checked_max_discovered(n: u64) -> Result<u64, String> {
+    if MAX_DISCOVERED_RANGE.contains(&n) {
+        Ok(n)
+    } else {
+        Err(max_discovered_error(&n.to_string()))
+    }
+}
+
+fn max_discovered_error(shown: &str) -> String {
+    format!("`{shown}` is not a number of URLs from 1 to 10000000")
+}
+
 /// Requests in flight at once: 1 to 1,024.
 fn parse_concurrency(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
@@ -305,8 +423,11 @@ mod tests {
         Cli::try_parse_from(command_line).unwrap().crawl
     }
 
-    fn start() -> Url {
-        Url::parse("https://example.com/").unwrap()
+    fn start() -> Start {
+        Start {
+            url: Url::parse("https://example.com/").unwrap(),
+            listed: None,
+        }
     }
 
     #[test]
@@ -373,11 +494,22 @@ mod tests {
             "--no-assets",
             "--no-sitemap-probe",
             "--resolve=www.example.com=10.0.0.5:8080",
+            "--include=https://example.com/*",
+            "--exclude=*/cart*",
+            "--exclude=*[?]sort=*",
+            "--sitemap-only",
+            "--max-discovered=500",
         ]);
         let config = args.config(start(), jiff::Timestamp::UNIX_EPOCH).unwrap();
         assert_eq!(config.bounds.max_pages, 5);
         assert_eq!(config.bounds.max_depth, Some(2));
         assert_eq!(config.bounds.max_page_bytes, 1000);
+        assert_eq!(config.bounds.max_discovered, 500);
+        assert_eq!(config.mode, CrawlMode::SitemapOnly);
+        let patterns =
+            |list: &[UrlPattern]| -> Vec<String> { list.iter().map(ToString::to_string).collect() };
+        assert_eq!(patterns(&config.scope.include), ["https://example.com/*"]);
+        assert_eq!(patterns(&config.scope.exclude), ["*/cart*", "*[?]sort=*"]);
         let names: Vec<&str> = config.profiles.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["bingbot", "mybot"]);
         assert!(config.obey_robots && config.scope.include_subdomains);
@@ -401,6 +533,87 @@ mod tests {
                 "www.example.com".to_owned(),
                 "10.0.0.5:8080".parse().unwrap()
             )]
+        );
+    }
+
+    #[test]
+    fn scope_flags_are_checked_when_parsed() {
+        for bad in [
+            &["--exclude=/cart*"][..],
+            &["--include="],
+            &["--include=https://e.com/[a"],
+            &["--max-discovered=0"],
+            &["--max-discovered=10000001"],
+            &["--max-discovered=many"],
+            &["--urls-from=urls.txt", "--sitemap-only"],
+        ] {
+            let mut command_line = vec!["crawlgate"];
+            command_line.extend_from_slice(bad);
+            assert!(Cli::try_parse_from(&command_line).is_err(), "{bad:?}");
+        }
+        let error = Cli::try_parse_from(["crawlgate", "--exclude=/cart*"])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("write `*/cart*`"), "{error}");
+        assert_eq!(
+            parse(&["--max-discovered=10000000"]).max_discovered,
+            10_000_000
+        );
+        assert_eq!(checked_max_discovered(0), Err(max_discovered_error("0")));
+    }
+
+    #[test]
+    fn a_url_list_starts_a_list_mode_crawl_at_its_first_url() {
+        let dir = std::env::temp_dir().join(format!("crawlgate-url-list-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let list = dir.join("urls.txt");
+        std::fs::write(
+            &list,
+            "# audited pages\n\nhttps://example.com/b\n  https://other.example/a  \n",
+        )
+        .unwrap();
+        let args = parse(&["--urls-from", list.to_str().unwrap()]);
+        let start = args.start(None, "").unwrap();
+        assert_eq!(start.url.as_str(), "https://example.com/b");
+        let config = args.config(start, jiff::Timestamp::UNIX_EPOCH).unwrap();
+        assert_eq!(config.mode, CrawlMode::List);
+        let listed: Vec<&str> = config.listed.iter().map(Url::as_str).collect();
+        assert_eq!(listed, ["https://example.com/b", "https://other.example/a"]);
+
+        for (text, says) in [
+            (
+                "https://example.com/\nexample.com/page\n",
+                "line 2: `example.com/page` is not an http or https URL",
+            ),
+            ("# only comments\n\n", "lists no URL"),
+            ("https://\n", "line 1: `https://` is not a valid URL"),
+        ] {
+            std::fs::write(&list, text).unwrap();
+            let error = parse(&["--urls-from", list.to_str().unwrap()])
+                .start(None, "")
+                .unwrap_err();
+            let shown = format!("{error:#}");
+            assert!(shown.contains(list.to_str().unwrap()), "{shown}");
+            assert!(shown.contains(says), "{shown}");
+        }
+        std::fs::write(&list, "https://e.com/1\nhttps://e.com/2\nhttps://e.com/3\n").unwrap();
+        let error = parse(&["--urls-from", list.to_str().unwrap(), "--max-pages=2"])
+            .start(None, "")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("more than 2 URLs, the page bound"),
+            "{error}"
+        );
+        let missing = parse(&["--urls-from", dir.join("none.txt").to_str().unwrap()]);
+        assert!(missing.start(None, "").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            parse(&[])
+                .start(None, ", or --demo")
+                .unwrap_err()
+                .to_string()
+                .ends_with("or --demo")
         );
     }
 

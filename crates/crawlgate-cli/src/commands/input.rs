@@ -67,6 +67,49 @@ pub(crate) fn for_each_line(
     source: &PathBuf,
     mut each: impl FnMut(&str) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    for_each_numbered_line(source, |_, line| each(line))
+}
+
+/// The URLs of a list-mode file (`--urls-from`, `-` = stdin): one http(s) URL per line, blank
+/// lines and lines starting with `#` left out, at most `max_urls` (the page bound: each is
+/// fetched as a page). A line that is not an http(s) URL is an error naming the file and line.
+pub(crate) fn read_url_list(source: &PathBuf, max_urls: u64) -> anyhow::Result<Vec<Url>> {
+    let mut urls = Vec::new();
+    let name = source.display();
+    for_each_numbered_line(source, |number, line| {
+        if line.starts_with('#') {
+            return Ok(());
+        }
+        let url = match net::as_url(line) {
+            Some(Ok(url)) if url.host_str().is_some_and(|h| !h.is_empty()) => url,
+            Some(Ok(_)) => bail!("`{name}` line {number}: `{line}` has no host"),
+            Some(Err(error)) => bail!("`{name}` line {number}: {error:#}"),
+            None => bail!(
+                "`{name}` line {number}: `{line}` is not an http or https URL (write each URL in \
+                 full, e.g. https://example.com/page)"
+            ),
+        };
+        if urls.len() as u64 >= max_urls {
+            bail!(
+                "`{name}` lists more than {max_urls} URLs, the page bound (each listed URL is \
+                 fetched as a page): raise --max-pages or split the list"
+            );
+        }
+        urls.push(url);
+        Ok(())
+    })?;
+    if urls.is_empty() {
+        bail!("`{name}` lists no URL (one http or https URL per line; `#` starts a comment)");
+    }
+    Ok(urls)
+}
+
+/// Calls `each` with the 1-based number and the trimmed text of every non-blank line of `source`
+/// (`-` = stdin), one at a time; a line longer than [`MAX_URL_LINE_BYTES`] is an error.
+fn for_each_numbered_line(
+    source: &PathBuf,
+    mut each: impl FnMut(u64, &str) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let reader: Box<dyn BufRead> = if source.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -93,9 +136,9 @@ pub(crate) fn for_each_line(
             );
         }
         let text = String::from_utf8_lossy(&line);
-        let url = text.trim();
-        if !url.is_empty() {
-            each(url)?;
+        let text = text.trim();
+        if !text.is_empty() {
+            each(number, text)?;
         }
     }
     Ok(())

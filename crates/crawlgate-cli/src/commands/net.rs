@@ -146,16 +146,6 @@ pub(crate) fn as_url(argument: &str) -> Option<anyhow::Result<Url>> {
     )
 }
 
-/// Take credentials written in the start URL (`https://user:pass@host/`) out of it, as basic
-/// authentication unless `--basic-auth` gave some: the crawl sends them to its scope only, and
-/// every URL shown is without them.
-pub(crate) fn credentials_from_url(start: &mut Url, http: &mut crawlgate::HttpOptions) {
-    let from_url = crawlgate::take_userinfo(start);
-    if http.access.basic_auth.is_none() {
-        http.access.basic_auth = from_url;
-    }
-}
-
 /// A URL argument as it may be shown: credentials written in it (`https://user:pass@host/`)
 /// replaced by `…@`.
 pub(crate) fn without_userinfo(argument: &str) -> String {

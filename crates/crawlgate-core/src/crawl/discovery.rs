@@ -1,8 +1,9 @@
 //! Discovery: URLs found in robots.txt, sitemaps, links, canonicals and hreflang, the scope
 //! check, and the evidence samples kept for each.
 
-use super::{Crawl, CrawlEvent, Progression, RequestKind, SitemapSlot, Slot, Via};
+use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, SitemapSlot, Slot, Via};
 use crate::signals::{AssetKind, LinkRel};
+use crate::site::origin_of;
 use crate::site::{
     Bound, InboundLinks, LinkSample, NotFetchedReason, Reference, ReferenceKind, Resource,
     ResourceKind, ResourceState, SitemapCycle, SitemapFile, SitemapListing, SitemapSource,
@@ -47,7 +48,44 @@ impl Crawl {
     }
 
     pub(super) fn in_scope(&self, url: &Url) -> bool {
-        self.config.scope.contains(&self.config.start_url, url)
+        self.config
+            .scope
+            .contains_under(&self.config.start_url, &self.subdomain_root, url)
+            || (!self.listed_origins.is_empty()
+                && self.listed_origins.contains(origin_of(url).as_ref()))
+    }
+
+    /// Whether the include/exclude patterns leave the in-scope page `url` unfetched.
+    pub(super) fn excluded(&self, url: &Url) -> bool {
+        self.config.scope.exclusion(url).is_some()
+    }
+
+    /// Record that the page at `index` is known and not to be fetched, for `reason` (out of
+    /// scope, excluded, not listed), unless it already has a state. Its origin's robots.txt is
+    /// still fetched: its verdict is evidence (canonical/target-blocked, robots/blocked-linked).
+    pub(super) fn leave_unfetched(&mut self, index: usize, reason: NotFetchedReason) {
+        if self.slots[index].progression != Progression::Unqueued(NotFetchedReason::NotRequested) {
+            return;
+        }
+        self.slots[index].progression = Progression::Unqueued(reason);
+        let url = self.slots[index].resource.url.clone();
+        if reason == NotFetchedReason::Excluded {
+            self.stats.urls_excluded += 1;
+            self.events.push(CrawlEvent::Skipped {
+                url: url.to_string(),
+                reason,
+            });
+        }
+        self.ensure_origin(&url);
+    }
+
+    /// Whether the crawl's mode fetches a page found this way.
+    fn fetched_when_found(&self, via: &Via<'_>) -> bool {
+        match self.config.mode {
+            CrawlMode::FollowLinks => !matches!(via, Via::Listed),
+            CrawlMode::List => matches!(via, Via::Listed),
+            CrawlMode::SitemapOnly => matches!(via, Via::Sitemap(_)),
+        }
     }
 
     pub(super) fn discover_page(&mut self, url: &Url, via: Via<'_>) {
@@ -67,38 +105,24 @@ impl Crawl {
             _ => None,
         };
         let from_link = matches!(via, Via::Link { .. } | Via::Start);
+        let fetched = self.fetched_when_found(&via);
+        note_found(&mut self.slots[index].resource, &url, depth, via);
+        let unfetched = if !in_scope {
+            Some(NotFetchedReason::OutOfScope)
+        } else if self.slots[index].progression
+            == Progression::Unqueued(NotFetchedReason::NotRequested)
+            && self.excluded(&url)
         {
-            let resource = &mut self.slots[index].resource;
-            if let Some(d) = depth {
-                resource.depth = Some(resource.depth.map_or(d, |old| old.min(d)));
-            }
-            match via {
-                Via::Start => push_reference(
-                    resource,
-                    Reference {
-                        from: url.clone().into_owned(),
-                        kind: ReferenceKind::Start,
-                        line: None,
-                    },
-                ),
-                Via::Link {
-                    from,
-                    line,
-                    rel,
-                    occurrences,
-                    ..
-                } => count_link(&mut resource.inbound_links, from, line, rel, occurrences),
-                Via::Sitemap(listing) => insert_listing(resource, listing),
-                Via::Reference(reference) => push_reference(resource, reference),
-            }
-        }
-        if !in_scope {
-            if let Progression::Unqueued(NotFetchedReason::NotRequested) =
-                self.slots[index].progression
-            {
-                self.slots[index].progression = Progression::Unqueued(NotFetchedReason::OutOfScope);
-                self.ensure_origin(&url); // its verdict is still evidence (canonical/target-blocked)
-            }
+            // Matched once per URL, when first found (most links reach known pages).
+            Some(NotFetchedReason::Excluded)
+        } else if !fetched {
+            // List mode and --sitemap-only: found, recorded, not fetched.
+            Some(NotFetchedReason::NotListed)
+        } else {
+            None
+        };
+        if let Some(reason) = unfetched {
+            self.leave_unfetched(index, reason);
             return;
         }
         // The depth bound counts clicks: it holds back link-discovered URLs only. URLs named by a
@@ -116,7 +140,9 @@ impl Crawl {
             };
         match self.slots[index].progression {
             Progression::Unqueued(
-                NotFetchedReason::NotRequested | NotFetchedReason::DepthBound,
+                NotFetchedReason::NotRequested
+                | NotFetchedReason::DepthBound
+                | NotFetchedReason::NotListed,
             ) => {
                 if depth_allowed {
                     self.slots[index].progression = Progression::Queued;
@@ -255,6 +281,31 @@ impl Crawl {
             }
         }
         None
+    }
+}
+
+/// Record on `resource` how it was found (`url` is its own URL) and its click depth.
+fn note_found(resource: &mut Resource, url: &Url, depth: Option<u32>, via: Via<'_>) {
+    if let Some(d) = depth {
+        resource.depth = Some(resource.depth.map_or(d, |old| old.min(d)));
+    }
+    let own = |kind| Reference {
+        from: url.clone(),
+        kind,
+        line: None,
+    };
+    match via {
+        Via::Start => push_reference(resource, own(ReferenceKind::Start)),
+        Via::Listed => push_reference(resource, own(ReferenceKind::Listed)),
+        Via::Link {
+            from,
+            line,
+            rel,
+            occurrences,
+            ..
+        } => count_link(&mut resource.inbound_links, from, line, rel, occurrences),
+        Via::Sitemap(listing) => insert_listing(resource, listing),
+        Via::Reference(reference) => push_reference(resource, reference),
     }
 }
 

@@ -24,7 +24,7 @@ mod prepare;
 mod recording;
 mod requests;
 
-pub use config::{Bounds, CrawlConfig, Scope};
+pub use config::{Bounds, CrawlConfig, CrawlMode, Exclusion, Scope, subdomain_root};
 pub use offline::{BodyPart, CannedResponse, MAX_CANNED_BODY_BYTES, OfflineSite, run_offline};
 pub use prepare::{Prepared, Preparer};
 
@@ -40,7 +40,7 @@ use crate::sitemap::SitemapKind;
 use foldhash::HashMap as FastMap;
 use requests::QueueName;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use thiserror::Error;
 use url::Url;
 
@@ -53,6 +53,16 @@ pub enum CrawlError {
     NoHost(String),
     #[error("no crawler profile to evaluate: give at least one")]
     NoProfiles,
+    /// The start URL is left out by the include or exclude patterns: the crawl would fetch
+    /// nothing of the site.
+    #[error("the start URL `{url}` is excluded from the crawl: {reason}")]
+    StartExcluded { url: String, reason: String },
+    /// List mode with no URL to fetch.
+    #[error("list mode needs at least one URL to fetch")]
+    EmptyList,
+    /// A listed URL that is not an http(s) URL with a host.
+    #[error("the listed URL `{0}` is not an http or https URL")]
+    UnsupportedListedUrl(String),
     /// The network driver could not set up its HTTP client (TLS configuration).
     #[error("the HTTP client could not be set up: {0}")]
     HttpClient(String),
@@ -192,6 +202,8 @@ enum Via<'a> {
     },
     Sitemap(SitemapListing),
     Reference(Reference),
+    /// Listed to be fetched ([`CrawlMode::List`]).
+    Listed,
 }
 
 /// The crawl state machine. See the module docs.
@@ -199,6 +211,10 @@ enum Via<'a> {
 pub struct Crawl {
     config: CrawlConfig,
     start_origin: String,
+    /// The start host's registrable domain, for `include_subdomains` (computed once).
+    subdomain_root: String,
+    /// The origins of the listed URLs (list mode): in scope.
+    listed_origins: BTreeSet<String>,
     next_id: u64,
     in_flight: FastMap<RequestId, Purpose>,
     stopped: Option<Stop>,
@@ -245,9 +261,32 @@ impl Crawl {
         if config.profiles.is_empty() {
             return Err(CrawlError::NoProfiles);
         }
+        if let Some(exclusion) = config.scope.exclusion(start) {
+            return Err(CrawlError::StartExcluded {
+                url: start.to_string(),
+                reason: exclusion.to_string(),
+            });
+        }
+        let mut listed_origins = BTreeSet::new();
+        if config.mode == CrawlMode::List {
+            if config.listed.is_empty() {
+                return Err(CrawlError::EmptyList);
+            }
+            for url in &config.listed {
+                if !matches!(url.scheme(), "http" | "https")
+                    || url.host_str().is_none_or(str::is_empty)
+                {
+                    return Err(CrawlError::UnsupportedListedUrl(url.to_string()));
+                }
+                listed_origins.insert(origin_of(url).into_owned());
+            }
+        }
         let start_origin = origin_of(start).into_owned();
+        let subdomain_root = config::subdomain_root(start).into_owned();
         let mut crawl = Self {
             start_origin,
+            subdomain_root,
+            listed_origins,
             next_id: 0,
             in_flight: FastMap::default(),
             stopped: None,
@@ -273,6 +312,12 @@ impl Crawl {
         let start = crawl.config.start_url.clone();
         crawl.ensure_origin(&start);
         crawl.discover_page(&start, Via::Start);
+        if crawl.config.mode == CrawlMode::List {
+            for url in std::mem::take(&mut crawl.config.listed) {
+                crawl.discover_page(&url, Via::Listed);
+                crawl.config.listed.push(url);
+            }
+        }
         for sitemap in crawl.config.sitemaps.clone() {
             crawl.discover_sitemap(&sitemap, SitemapSource::Configured, 0, None);
         }
@@ -488,6 +533,7 @@ impl Crawl {
             start_url: self.config.start_url,
             audit_time: self.config.audit_time,
             profiles,
+            mode: self.config.mode,
             obey_robots: self.config.obey_robots,
             environment: self.config.environment,
             robots: self.robots,

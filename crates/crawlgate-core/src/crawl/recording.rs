@@ -1,11 +1,11 @@
 //! Recording: completed responses (robots.txt, sitemaps, pages and assets) into the Site.
 
 use super::discovery::push_reference;
-use super::{Crawl, CrawlEvent, Progression, RequestKind, Via, prepare};
+use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, Via, prepare};
 use crate::signals::AssetKind;
 use crate::site::{
-    Bound, FetchedPage, Reference, ReferenceKind, ResourceKind, ResourceState, RobotsFile,
-    SitemapCycle, SitemapListing, SitemapSource, SitemapState,
+    Bound, FetchedPage, NotFetchedReason, Reference, ReferenceKind, ResourceKind, ResourceState,
+    RobotsFile, SitemapCycle, SitemapListing, SitemapSource, SitemapState,
 };
 use crate::sitemap::{Entry, SitemapKind};
 use url::Url;
@@ -49,7 +49,7 @@ impl Crawl {
                 queue.push_front(index);
             }
         }
-        if !self.in_scope(&origin_url) {
+        if !self.reads_sitemaps_of(&origin, &origin_url) {
             return;
         }
         for (url, line) in advertised {
@@ -68,6 +68,16 @@ impl Crawl {
             if let Some(probe) = probe.filter(|p| !self.sitemap_index.contains_key(p.as_str())) {
                 self.discover_sitemap(&probe, SitemapSource::Probe, 0, None);
             }
+        }
+    }
+
+    /// Whether the sitemaps a robots.txt names are read: those of in-scope origins; in list mode
+    /// those of the listed URLs' origins; with `--sitemap-only` the start origin's.
+    fn reads_sitemaps_of(&self, origin: &str, robots_url: &Url) -> bool {
+        match self.config.mode {
+            CrawlMode::FollowLinks => self.in_scope(robots_url),
+            CrawlMode::List => self.listed_origins.contains(origin),
+            CrawlMode::SitemapOnly => origin == self.start_origin,
         }
     }
 
@@ -251,6 +261,12 @@ impl Crawl {
                 line: None,
             },
         );
+        // The client followed the redirect, but an excluded page is not recorded as fetched:
+        // the chain stays on the source, the target is known and excluded.
+        if kind == ResourceKind::Page && self.in_scope(final_url) && self.excluded(final_url) {
+            self.leave_unfetched(target, NotFetchedReason::Excluded);
+            return None;
+        }
         let resource = &mut self.slots[target].resource;
         if let Some(d) = depth {
             resource.depth = Some(resource.depth.map_or(d, |old| old.min(d)));

@@ -20,6 +20,7 @@ pub use robots_file::{RobotsEffect, RobotsFile, RobotsOverride};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
 pub use verdict::{UrlVerdict, VerdictCache, origin_of, path_and_query, robots_url_of};
 
+use crate::crawl::CrawlMode;
 use crate::finding::RedirectHop;
 use crate::http::HeaderLine;
 use crate::robots::Issue;
@@ -40,6 +41,9 @@ pub struct Site {
     pub audit_time: Timestamp,
     /// The crawler profiles evaluated; `Resource::verdicts` follows this order.
     pub profiles: Vec<Profile>,
+    /// What the crawl fetched as pages: by links from the start URL, a list, or the sitemaps'
+    /// URLs. Rules about the link graph (orphans) need [`CrawlMode::FollowLinks`].
+    pub mode: CrawlMode,
     /// Whether disallowed URLs were left unfetched (`--obey-robots`).
     pub obey_robots: bool,
     /// What the site is declared to be and which hosts are not production (the `env/` rules).
@@ -68,6 +72,7 @@ impl Site {
             start_url,
             audit_time,
             profiles,
+            mode,
             obey_robots,
             environment,
             robots,
@@ -91,6 +96,7 @@ impl Site {
             start_url,
             audit_time,
             profiles,
+            mode,
             obey_robots,
             environment,
             robots,
@@ -253,6 +259,7 @@ pub(crate) struct SiteParts {
     pub(crate) start_url: Url,
     pub(crate) audit_time: Timestamp,
     pub(crate) profiles: Vec<Profile>,
+    pub(crate) mode: CrawlMode,
     pub(crate) obey_robots: bool,
     pub(crate) environment: EnvironmentSettings,
     pub(crate) robots: BTreeMap<String, RobotsFile>,
@@ -432,6 +439,13 @@ pub fn normalized_for_compare(url: &Url) -> String {
 pub enum NotFetchedReason {
     /// Outside the crawl scope (another host or scheme).
     OutOfScope,
+    /// In scope, but left out by the include or exclude URL patterns (`--include`,
+    /// `--exclude`).
+    Excluded,
+    /// In scope, but not listed: list mode (`--urls-from`) and `--sitemap-only` fetch only the
+    /// URLs listed (in the file, in the sitemaps); this one was found in a link, a sitemap or a
+    /// reference and is recorded.
+    NotListed,
     /// Disallowed by robots.txt for every audited profile, and `--obey-robots` is set.
     Disallowed,
     /// The page bound was reached first.
@@ -482,6 +496,8 @@ pub struct Reference {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReferenceKind {
     Start,
+    /// Listed to be fetched (list mode, `--urls-from`); `from` is the URL itself.
+    Listed,
     Asset(AssetKind),
     Canonical,
     Hreflang,
@@ -508,6 +524,10 @@ pub struct CrawlStats {
     pub interrupted: bool,
     /// In-scope URLs seen in links after the discovery bound, not recorded.
     pub urls_not_recorded: u64,
+    /// In-scope pages left unfetched by the include or exclude patterns (recorded as
+    /// [`NotFetchedReason::Excluded`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub urls_excluded: u64,
     /// The robots.txt `Crawl-delay`s the crawl honoured, by origin, in the order met.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub crawl_delays: Vec<HonouredCrawlDelay>,
@@ -535,6 +555,11 @@ pub struct HostBackoff {
     /// when it was slowed down from its pace.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slowed_to_millis: Option<u64>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A robots.txt `Crawl-delay` the crawl waited between requests to an origin.

@@ -3,3 +3,4 @@
 //! be a binary of its own.
 
 mod crawl_offline;
+mod crawl_scope;

@@ -11,6 +11,7 @@ mod hostile;
 mod pace;
 mod resolve;
 mod robots;
+mod scope;
 mod sitemaps;
 mod support;
 mod tls;

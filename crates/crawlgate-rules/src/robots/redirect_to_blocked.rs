@@ -104,7 +104,7 @@ impl Rule for RedirectToBlocked {
     }
 }
 
-/// Whether a link, a sitemap entry or the audit's start points at `resource`.
+/// Whether a link, a sitemap entry, the audit's start or its list points at `resource`.
 fn pointed_at(resource: &Resource) -> bool {
     let links = &resource.inbound_links;
     links.followed > 0
@@ -113,5 +113,5 @@ fn pointed_at(resource: &Resource) -> bool {
         || resource
             .references
             .iter()
-            .any(|reference| reference.kind == ReferenceKind::Start)
+            .any(|reference| matches!(reference.kind, ReferenceKind::Start | ReferenceKind::Listed))
 }

@@ -17,8 +17,8 @@ declare_rule! {
     /// Lists the Allow and Disallow rules, among those the audited crawlers obey, that match none
     /// of the site's URLs the audit knows: every URL crawled, linked, referenced or listed in a
     /// sitemap, and the sitemaps themselves. It runs only when the crawl saw the whole site (no
-    /// page, depth or other bound cut it short), since otherwise a rule may match a URL the crawl
-    /// never reached. For a huge robots.txt on a huge site it stops after 20 million pattern
+    /// page, depth or other bound cut it short, links followed, no page left out by include or
+    /// exclude patterns), since otherwise a rule may match a URL the crawl never reached. For a huge robots.txt on a huge site it stops after 20 million pattern
     /// tests per file and lists only the rules checked by then.
     ///
     /// ## Why is this bad?
@@ -47,8 +47,8 @@ declare_rule! {
 
 impl Rule for RuleMatchesNothing {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        // A partial crawl proves nothing about what a rule matches.
-        if site.stats.is_partial() {
+        // A partial or narrowed crawl proves nothing about what a rule matches.
+        if site.stats.is_partial() || !site.mode.follows_links() || site.stats.urls_excluded > 0 {
             return;
         }
         for file in audited_files(site) {

@@ -8,8 +8,9 @@ declare_rule! {
     /// ## What it does
     /// Finds indexable URLs listed in a sitemap that no crawled page links to on a path from the
     /// start URL: the crawl never reached them through links, only through the sitemap. When
-    /// the crawl was cut short by a bound, the finding is only a notice, since the missing
-    /// link may be on a page that was not crawled.
+    /// the crawl was cut short by a bound, or include/exclude patterns left pages unfetched, the
+    /// finding is only a notice, since the missing link may be on a page that was not crawled.
+    /// It does not run when links were not followed (list mode, `--sitemap-only`).
     ///
     /// ## Why is this bad?
     /// Search engines find and weigh pages mostly through links. A page reachable only from the
@@ -36,7 +37,17 @@ declare_rule! {
 
 impl Rule for OrphanUrl {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        let partial = site.stats.is_partial();
+        // Without following links, "no page links to it" is not known.
+        if !site.mode.follows_links() {
+            return;
+        }
+        let excluded = site.stats.urls_excluded;
+        let partial = site.stats.is_partial() || excluded > 0;
+        let cut_short = if site.stats.is_partial() {
+            "the crawl was cut short"
+        } else {
+            "pages were excluded from the crawl"
+        };
         let crawled = site.stats.pages_fetched;
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
@@ -57,7 +68,9 @@ impl Rule for OrphanUrl {
                     message.push_str(" (only from pages that are themselves unlinked)");
                 }
                 if partial {
-                    message.push_str("; the crawl was cut short, so a link may have been missed");
+                    message.push_str("; ");
+                    message.push_str(cut_short);
+                    message.push_str(", so a link may have been missed");
                 }
                 let mut report = Occurrence::new(resource.url.as_str(), message)
                     .profile(&profile.name)
@@ -66,10 +79,12 @@ impl Rule for OrphanUrl {
                         text: format!(
                             "no link to it on a path from {} ({crawled} pages crawled{})",
                             site.start_url,
-                            if partial {
-                                ", crawl cut short by a bound"
+                            if site.stats.is_partial() {
+                                ", crawl cut short by a bound".to_owned()
+                            } else if excluded > 0 {
+                                format!(", {excluded} pages excluded by include/exclude patterns")
                             } else {
-                                ""
+                                String::new()
                             }
                         ),
                     })

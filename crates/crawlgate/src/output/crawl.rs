@@ -4,6 +4,7 @@
 //! verdict per profile) and `signals`; and the text summary of a crawl.
 
 use crawlgate_core::Site;
+use crawlgate_core::crawl::CrawlMode;
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{
     CrawlStats, HonouredCrawlDelay, NotFetchedReason, Reference, ReferenceKind, Resource,
@@ -222,6 +223,7 @@ fn sources(resource: &Resource) -> Vec<SourceRecord<'_>> {
         .map(|r: &Reference| SourceRecord {
             via: match r.kind {
                 ReferenceKind::Start => "start",
+                ReferenceKind::Listed => "listed",
                 ReferenceKind::Asset(_) => "asset",
                 ReferenceKind::Canonical => "canonical",
                 ReferenceKind::Hreflang => "hreflang",
@@ -299,6 +301,7 @@ pub fn summary(site: &Site, elapsed: Duration, http: &HttpOptions) -> String {
         stats.robots_fetched,
         elapsed.as_secs_f64()
     );
+    scope_lines(site.mode, stats.urls_excluded, &mut text);
     politeness_lines(http, &site.stats, &mut text);
     for (origin, robots) in &site.robots {
         let answer = robots
@@ -389,6 +392,36 @@ pub(crate) fn politeness_lines(http: &HttpOptions, stats: &CrawlStats, text: &mu
 
 fn plural(count: u64, one: &'static str, many: &'static str) -> &'static str {
     if count == 1 { one } else { many }
+}
+
+/// What narrowed the crawl, when something did: the mode (list, sitemap-only) and the pages
+/// the include/exclude patterns left out.
+pub(crate) fn scope_lines(mode: CrawlMode, excluded: u64, text: &mut String) {
+    use std::fmt::Write as _;
+    match mode {
+        CrawlMode::FollowLinks => {}
+        CrawlMode::List => {
+            let _ = writeln!(
+                text,
+                "list mode: only the listed URLs were fetched as pages (links and sitemap URLs \
+                 recorded, not followed)"
+            );
+        }
+        CrawlMode::SitemapOnly => {
+            let _ = writeln!(
+                text,
+                "sitemap-only: only the URLs the sitemaps list were fetched as pages (links \
+                 recorded, not followed)"
+            );
+        }
+    }
+    if excluded > 0 {
+        let pages = if excluded == 1 { "page" } else { "pages" };
+        let _ = writeln!(
+            text,
+            "excluded by the include/exclude patterns: {excluded} {pages} (known, not fetched)"
+        );
+    }
 }
 
 /// `crawl-delay: ORIGIN 5 s (robots.txt line 14)` for each `Crawl-delay` honoured.

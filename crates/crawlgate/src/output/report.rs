@@ -82,6 +82,8 @@ pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -
     for bound in &summary.bounds_hit {
         let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
     }
+    let mode = report.target.mode.unwrap_or_default();
+    crate::output::crawl::scope_lines(mode, report.crawl.urls_excluded, &mut text);
     crate::output::crawl::politeness_lines(http, &report.crawl, &mut text);
     for robots in &report.robots {
         if let Some(file) = &robots.overridden_by {
