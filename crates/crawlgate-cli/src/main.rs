@@ -6,7 +6,7 @@
 mod commands;
 mod demo;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// mimalloc, not glibc's malloc: a crawl allocates a page's strings on the thread that fetched
@@ -63,9 +63,12 @@ pub(crate) mod exit {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // The matches are kept besides the parsed arguments: `audit` asks them which options the
+    // command line gave, so that its config file fills in exactly the others.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     let result = match cli.command {
-        Command::Audit(args) => commands::audit::run(*args),
+        Command::Audit(args) => commands::audit::run(*args, matches.subcommand_matches("audit")),
         Command::Robots(args) => commands::robots::run(args),
         Command::Sitemap(args) => commands::sitemap::run(args),
         Command::Rules(args) => commands::rules::list(&args),

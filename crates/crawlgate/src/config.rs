@@ -130,6 +130,10 @@ pub enum ConfigError {
 /// # Audit as if this file were the origin's live robots.txt (the what-if before a change;
 /// # relative to this file's folder).
 /// robots_overrides = ["https://www.example.com=robots-new.txt"]
+/// # Every option of `crawlgate audit` has a key: its name with `_` for `-` (`per_host = 4`,
+/// # `timeout = 30`, `max_time = 1800`, `no_assets = true`, `formats = ["html", "sarif"]`,
+/// # `output_dir = "audit"`, `baseline = "last/report.json"`, …); options given on the command
+/// # line win.
 /// # Times a URL is asked again after a 429 or 503 (default 2).
 /// retries = 2
 /// # A staging site behind a login: sent to the site's own hosts only. These are secrets:
@@ -194,7 +198,38 @@ pub struct ConfigFile {
     pub sitemap_only: Option<bool>,
     /// URLs recorded, fetched or not (`--max-discovered`).
     pub max_discovered: Option<u64>,
+    /// Requests in flight at once to one host (`--per-host`).
+    pub per_host: Option<usize>,
+    /// Seconds allowed for one request (`--timeout`).
+    pub timeout: Option<f64>,
+    /// Seconds allowed for the whole crawl (`--max-time`).
+    pub max_time: Option<f64>,
+    /// Bytes read of each page at most (`--max-body-bytes`).
+    pub max_body_bytes: Option<u64>,
+    /// Don't check the stylesheets, scripts and images of crawled pages (`--no-assets`).
+    pub no_assets: Option<bool>,
+    /// Don't probe /sitemap.xml (`--no-sitemap-probe`).
+    pub no_sitemap_probe: Option<bool>,
     pub user_agent: Option<String>,
+    /// Report formats (`--format`, repeatable).
+    pub formats: Option<Vec<String>>,
+    /// Where the reports are written (`--output-dir`), relative to the current folder.
+    pub output_dir: Option<String>,
+    /// Report plugin folders (`--report-dir`), relative to the config file's folder.
+    pub report_dirs: Option<Vec<String>>,
+    /// Stamp the reports with the time of the audit (`--timestamp`).
+    pub timestamp: Option<bool>,
+    /// No progress display (`--quiet`).
+    pub quiet: Option<bool>,
+    /// An earlier audit to compare with (`--baseline`), relative to the config file's folder.
+    pub baseline: Option<String>,
+    /// `OLD=NEW` host mappings for the baseline (`--baseline-map-host`).
+    pub baseline_map_hosts: Option<Vec<String>>,
+    /// `REGEX=REPLACEMENT` URL rewrites for the baseline (`--baseline-map`).
+    pub baseline_maps: Option<Vec<String>>,
+    /// Write this audit's findings as a baseline (`--write-baseline`), relative to the current
+    /// folder.
+    pub write_baseline: Option<String>,
     pub fail_on: Option<String>,
     /// `production` or `staging` (`--environment`).
     pub environment: Option<String>,

@@ -1,26 +1,23 @@
 //! `crawlgate audit URL`: crawl, cross-check, write the reports, print a summary.
 
 use crate::commands::atomic::write_atomically;
-use crate::commands::crawl_args::{
-    CrawlArgs, Start, checked_max_discovered, checked_rate, checked_seconds, parse_robots_override,
-};
+use crate::commands::audit_config::{Filled, apply_config, load_config};
+use crate::commands::crawl_args::{CrawlArgs, Start};
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
 use anyhow::{Context, Result, bail};
-use crawlgate::crawl::{Bounds, CrawlEvent};
+use crawlgate::crawl::CrawlEvent;
 use crawlgate::output::report::{audit_summary, start_error_message, start_unreachable_message};
 use crawlgate::report::{
     Baseline, BaselineState, Format, RenderOptions, Renderers, UrlMap, baseline_json, write_reports,
 };
 use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
-use crawlgate::{Audit, Auditor, ConfigFile, FailOn, Severity};
-use std::path::{Path, PathBuf};
+use crawlgate::{Audit, Auditor, FailOn};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The config file read when `--config` is not given and it exists in the current folder.
-const DEFAULT_CONFIG: &str = "crawlgate.toml";
 /// Formats written when none is asked for.
 const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
 
@@ -49,110 +46,120 @@ pub(crate) struct AuditArgs {
     /// --urls-from (or `urls_from` in the config file), whose first URL stands for it, nor with
     /// --demo.
     #[arg(value_name = "URL")]
-    url: Option<String>,
+    pub(crate) url: Option<String>,
 
     /// Audit the bundled demo shop (www.northwind.test and its other sites), served on
     /// 127.0.0.1 for the length of the audit; the audit resolves its host names itself.
     #[arg(long)]
-    demo: bool,
+    pub(crate) demo: bool,
+
+    // First, so that --help lists its groups (crawl, scope, access) before reports and CI.
+    #[command(flatten)]
+    pub(crate) crawl: CrawlArgs,
 
     /// A report format: html, md, json, sarif, junit, or a plugin's name (see --report-dir).
     /// Repeatable (default: html, md and json).
-    #[arg(long = "format", value_name = "FORMAT")]
-    formats: Vec<String>,
+    #[arg(help_heading = "Reports", long = "format", value_name = "FORMAT")]
+    pub(crate) formats: Vec<String>,
 
     /// Where the reports are written.
     #[arg(
+        help_heading = "Reports",
         short = 'o',
         long,
         value_name = "DIR",
         default_value = "crawlgate-report"
     )]
-    output_dir: PathBuf,
+    pub(crate) output_dir: PathBuf,
 
     /// Exit 1 when a finding is at least this severe: critical, error, warning, notice, or never.
-    #[arg(long, value_name = "SEVERITY", default_value = "error")]
-    fail_on: FailOn,
+    #[arg(
+        help_heading = "CI",
+        long,
+        value_name = "SEVERITY",
+        default_value = "error"
+    )]
+    pub(crate) fail_on: FailOn,
 
     /// A config file (default: ./crawlgate.toml when it exists): the audit options, per-rule
     /// `off` or severity, and URL suppressions with a reason. Flags given on the command line win.
-    #[arg(long, value_name = "FILE")]
-    config: Option<PathBuf>,
+    #[arg(help_heading = "CI", long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
 
     /// A folder holding a report plugin (report.toml and tera templates), or a folder of them.
     /// Repeatable; then `--format <its name>`.
-    #[arg(long = "report-dir", value_name = "DIR")]
-    report_dirs: Vec<PathBuf>,
+    #[arg(help_heading = "Reports", long = "report-dir", value_name = "DIR")]
+    pub(crate) report_dirs: Vec<PathBuf>,
 
     /// Stamp the reports with the time of the audit (off by default: reports are deterministic).
-    #[arg(long)]
-    timestamp: bool,
+    #[arg(help_heading = "Reports", long)]
+    pub(crate) timestamp: bool,
 
     /// No progress display.
-    #[arg(short, long)]
-    quiet: bool,
+    #[arg(help_heading = "Reports", short, long)]
+    pub(crate) quiet: bool,
 
     /// What the audited site is: `production` (then staging settings on it are critical:
     /// `Disallow: /`, a site-wide noindex, canonical, hreflang or sitemap URLs on a
     /// non-production host) or `staging` (then being open to search engines is an error). Not
     /// given: the `env/` rules stay quiet.
-    #[arg(long, value_name = "ENV")]
-    environment: Option<Environment>,
+    #[arg(help_heading = "CI", long, value_name = "ENV")]
+    pub(crate) environment: Option<Environment>,
 
     /// A host pattern that is not production, added to the built-in ones (`localhost`,
     /// `staging.`, `dev.`, `preview.`, `*.vercel.app`, …): `*` matches any run of characters, a
     /// trailing dot means a label (`uat.` matches `uat.example.com`), anything else the host and
     /// its subdomains. Repeatable.
-    #[arg(long = "non-production-host", value_name = "PATTERN", value_parser = HostPattern::parse)]
-    non_production_hosts: Vec<HostPattern>,
+    #[arg(help_heading = "CI", long = "non-production-host", value_name = "PATTERN", value_parser = HostPattern::parse)]
+    pub(crate) non_production_hosts: Vec<HostPattern>,
 
     /// An earlier audit's report.json (or a --write-baseline file): each finding is marked new
     /// or known (same rule, URL, profile and evidence, line numbers aside), and --fail-on counts
     /// only the new ones.
-    #[arg(long, value_name = "FILE")]
-    baseline: Option<PathBuf>,
+    #[arg(help_heading = "CI", long, value_name = "FILE")]
+    pub(crate) baseline: Option<PathBuf>,
 
     /// Map the baseline's host onto this audit's before matching: `OLD=NEW` (`host`,
     /// `host:port` or `scheme://host[:port]` each side). Repeatable.
     #[arg(
+        help_heading = "CI",
         long = "baseline-map-host",
         value_name = "OLD=NEW",
         requires = "baseline"
     )]
-    baseline_map_hosts: Vec<String>,
+    pub(crate) baseline_map_hosts: Vec<String>,
 
     /// Rewrite the baseline's URLs with a regex before matching: `REGEX=REPLACEMENT`.
     /// Repeatable.
     #[arg(
+        help_heading = "CI",
         long = "baseline-map",
         value_name = "REGEX=REPLACEMENT",
         requires = "baseline"
     )]
-    baseline_maps: Vec<String>,
+    pub(crate) baseline_maps: Vec<String>,
 
     /// Write this audit's findings as a baseline file for a later `--baseline`.
-    #[arg(long, value_name = "FILE")]
-    write_baseline: Option<PathBuf>,
-
-    #[command(flatten)]
-    crawl: CrawlArgs,
+    #[arg(help_heading = "CI", long, value_name = "FILE")]
+    pub(crate) write_baseline: Option<PathBuf>,
 }
 
-pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
+pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Result<ExitCode> {
     let demo = if args.demo {
         Some(Demo::start()?)
     } else {
         None
     };
+    let mut filled = Filled::from_command_line(matches);
     let loaded = load_config(args.config.as_deref())?;
     if let Some((file, path)) = &loaded {
-        apply_config(&mut args, file, path.parent())?;
+        apply_config(&mut args, file, path.parent(), &mut filled)?;
     }
     let mut file = loaded.map(|(file, _)| file);
     // The demo's own settings fill in what neither the flags nor a config file set; its rule
     // settings count only without a config file.
     if let Some(settings) = demo.as_ref().map(Demo::settings).transpose()?.flatten() {
-        apply_config(&mut args, &settings, None)?;
+        apply_config(&mut args, &settings, None, &mut filled)?;
         file.get_or_insert(settings);
     }
     let mut renderers = Renderers::builtin();
@@ -277,207 +284,6 @@ fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
     let baseline = Baseline::from_json(&text, &map)
         .with_context(|| format!("in the baseline `{}`", path.display()))?;
     Ok(Some(baseline))
-}
-
-/// The config file and its path: the one named, or `./crawlgate.toml` when it exists.
-fn load_config(path: Option<&Path>) -> Result<Option<(ConfigFile, PathBuf)>> {
-    let path = match path {
-        Some(path) => path,
-        None if Path::new(DEFAULT_CONFIG).is_file() => Path::new(DEFAULT_CONFIG),
-        None => return Ok(None),
-    };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the config file `{}`", path.display()))?;
-    ConfigFile::parse(&text)
-        .map(|file| Some((file, path.to_path_buf())))
-        .with_context(|| format!("in `{}`", path.display()))
-}
-
-/// Fill in from the config file what the command line left at its default. `folder` is the
-/// config file's (relative `ca_certs` paths are read from there).
-fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) -> Result<()> {
-    let crawl = &mut args.crawl;
-    apply_file_config(crawl, file, folder)?;
-    if crawl.connect.resolve.is_empty() {
-        crawl.connect.resolve = file.resolve_entries().context("config")?;
-    }
-    if crawl.profiles.is_empty() {
-        crawl.profiles = file.profiles.clone().unwrap_or_default();
-    }
-    if let Some(max_pages) = file
-        .max_pages
-        .filter(|_| crawl.max_pages == Bounds::default().max_pages)
-    {
-        crawl.max_pages = max_pages;
-    }
-    if crawl.max_depth.is_none() {
-        crawl.max_depth = file.max_depth;
-    }
-    if let Some(concurrency) = file
-        .concurrency
-        .filter(|_| crawl.concurrency == crawlgate::HttpOptions::default().concurrency)
-    {
-        crawl.concurrency = concurrency;
-    }
-    if file.rate.is_some() && file.delay.is_some() {
-        bail!("config: give `rate` or `delay`, not both (one is the other's inverse)");
-    }
-    if crawl.rate.is_none() && crawl.delay.is_none() {
-        crawl.rate = file
-            .rate
-            .map(checked_rate)
-            .transpose()
-            .map_err(|e| anyhow::anyhow!("config: rate: {e}"))?;
-        crawl.delay = file
-            .delay
-            .map(checked_seconds)
-            .transpose()
-            .map_err(|e| anyhow::anyhow!("config: delay: {e}"))?;
-    }
-    if let Some(retries) = file
-        .retries
-        .filter(|_| crawl.retries == crawlgate::Retry::DEFAULT.max_retries)
-    {
-        if retries > 10 {
-            bail!("config: retries: `{retries}` is not a number from 0 to 10");
-        }
-        crawl.retries = retries;
-    }
-    apply_access_config(&mut crawl.connect, file);
-    apply_scope_config(args, file, folder)?;
-    let crawl = &mut args.crawl;
-    crawl.obey_robots |= file.obey_robots.unwrap_or(false);
-    crawl.ignore_crawl_delay |= file.ignore_crawl_delay.unwrap_or(false);
-    crawl.include_subdomains |= file.include_subdomains.unwrap_or(false);
-    if crawl.sitemaps.is_empty() {
-        for sitemap in file.sitemaps.iter().flatten() {
-            crawl.sitemaps.push(
-                url::Url::parse(sitemap)
-                    .with_context(|| format!("config: sitemap `{sitemap}` is not a URL"))?,
-            );
-        }
-    }
-    if crawl.allow_hosts.is_empty() {
-        crawl.allow_hosts = file.allow_hosts.clone().unwrap_or_default();
-    }
-    if crawl.user_agent.is_none() {
-        crawl.user_agent.clone_from(&file.user_agent);
-    }
-    if let (None, Some(environment)) = (args.environment, &file.environment) {
-        args.environment = Some(
-            environment
-                .parse()
-                .map_err(|e| anyhow::anyhow!("config: environment: {e}"))?,
-        );
-    }
-    for pattern in file.non_production_hosts.iter().flatten() {
-        args.non_production_hosts.push(
-            HostPattern::parse(pattern)
-                .map_err(|e| anyhow::anyhow!("config: non_production_hosts: {e}"))?,
-        );
-    }
-    if let Some(fail_on) = &file.fail_on {
-        // `--fail-on` has a default, so the file's value counts only when it is stricter or the
-        // flag was left at `error`.
-        if args.fail_on.0 == Some(Severity::Error) {
-            args.fail_on = fail_on
-                .parse::<FailOn>()
-                .map_err(|e| anyhow::anyhow!("config: fail_on: {e}"))?;
-        }
-    }
-    Ok(())
-}
-
-/// The config file's keys that name files (`ca_certs`, `robots_overrides`), read from its
-/// folder when relative.
-fn apply_file_config(
-    crawl: &mut CrawlArgs,
-    file: &ConfigFile,
-    folder: Option<&Path>,
-) -> Result<()> {
-    if crawl.connect.ca_certs.is_empty() {
-        for certificate in file.ca_certs.iter().flatten() {
-            crawl
-                .connect
-                .ca_certs
-                .push(relative_to(folder, PathBuf::from(certificate)));
-        }
-    }
-    if crawl.robots_overrides.is_empty() {
-        for entry in file.robots_overrides.iter().flatten() {
-            let (origin, path) = parse_robots_override(entry)
-                .map_err(|e| anyhow::anyhow!("config: robots_overrides: {e}"))?;
-            crawl
-                .robots_overrides
-                .push((origin, relative_to(folder, path)));
-        }
-    }
-    Ok(())
-}
-
-/// A path from the config file: relative ones are read from its folder.
-fn relative_to(folder: Option<&Path>, path: PathBuf) -> PathBuf {
-    match folder {
-        Some(folder) if path.is_relative() => folder.join(path),
-        _ => path,
-    }
-}
-
-/// The config file's `headers`, `cookie` and `basic_auth`, where neither the command line nor
-/// the environment gave them.
-fn apply_access_config(connect: &mut net::ConnectArgs, file: &ConfigFile) {
-    if connect.headers.is_empty() {
-        connect.headers = file.headers.clone().unwrap_or_default();
-    }
-    if connect.cookies.is_empty() {
-        connect.cookies.extend(file.cookie.iter().cloned());
-    }
-    if connect.basic_auth.is_none() {
-        connect.basic_auth.clone_from(&file.basic_auth);
-    }
-}
-
-/// The config file's scope keys (`include`, `exclude`, `urls_from`, `sitemap_only`,
-/// `max_discovered`), for what the command line left at its default.
-fn apply_scope_config(
-    args: &mut AuditArgs,
-    file: &ConfigFile,
-    folder: Option<&Path>,
-) -> Result<()> {
-    let url_given = args.url.is_some() || args.demo;
-    let crawl = &mut args.crawl;
-    if let Some(max_discovered) = file
-        .max_discovered
-        .filter(|_| crawl.max_discovered == Bounds::default().max_discovered)
-    {
-        crawl.max_discovered = checked_max_discovered(max_discovered)
-            .map_err(|e| anyhow::anyhow!("config: max_discovered: {e}"))?;
-    }
-    if crawl.include.is_empty() {
-        crawl.include = file.include.clone().unwrap_or_default();
-    }
-    if crawl.exclude.is_empty() {
-        crawl.exclude = file.exclude.clone().unwrap_or_default();
-    }
-    // What to fetch. The file's `urls_from` counts when the command line names no URL, list or
-    // --sitemap-only; its `sitemap_only` when the command line gives no --urls-from.
-    if file.urls_from.is_some() && file.sitemap_only == Some(true) {
-        bail!("config: give `urls_from` or `sitemap_only`, not both");
-    }
-    let list_given = crawl.urls_from.is_some();
-    if let Some(list) = file
-        .urls_from
-        .as_ref()
-        .filter(|_| !list_given && !url_given && !crawl.sitemap_only)
-    {
-        let path = Path::new(list);
-        crawl.urls_from = Some(match folder {
-            Some(folder) if path.is_relative() => folder.join(path),
-            _ => path.to_path_buf(),
-        });
-    }
-    crawl.sitemap_only |= !list_given && file.sitemap_only.unwrap_or(false);
-    Ok(())
 }
 
 /// The formats to write (`asked`, or html, md and json when none), built-in names normalised

@@ -20,101 +20,101 @@ use url::Url;
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct CrawlArgs {
     /// Fetch at most N pages.
-    #[arg(long, value_name = "N", default_value_t = Bounds::default().max_pages)]
+    #[arg(help_heading = "Crawl", long, value_name = "N", default_value_t = Bounds::default().max_pages)]
     pub(crate) max_pages: u64,
 
     /// Follow links at most N clicks from the start URL (default: no limit). URLs named by a
     /// sitemap, canonical or redirect are fetched whatever their depth.
-    #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Crawl", long, value_name = "N")]
     pub(crate) max_depth: Option<u32>,
 
     /// Requests in flight at once, over all hosts.
-    #[arg(long, value_name = "N", default_value_t = HttpOptions::default().concurrency, value_parser = parse_concurrency)]
+    #[arg(help_heading = "Crawl", long, value_name = "N", default_value_t = HttpOptions::default().concurrency, value_parser = parse_concurrency)]
     pub(crate) concurrency: usize,
 
     /// Requests in flight at once to one host.
-    #[arg(long, value_name = "N", default_value_t = HttpOptions::default().per_host, value_parser = parse_concurrency)]
+    #[arg(help_heading = "Crawl", long, value_name = "N", default_value_t = HttpOptions::default().per_host, value_parser = parse_concurrency)]
     pub(crate) per_host: usize,
 
     /// Start at most N requests per second to one host, loopback hosts included (decimals
     /// allowed: `0.5` is one request every two seconds; `0`: no limit). Default: 5 per second to
     /// each host, none to hosts on this machine (`127.0.0.1`, `::1`, `localhost`, or a --resolve to
     /// them).
-    #[arg(long, value_name = "N", value_parser = parse_rate, conflicts_with = "delay")]
+    #[arg(help_heading = "Crawl", long, value_name = "N", value_parser = parse_rate, conflicts_with = "delay")]
     pub(crate) rate: Option<f64>,
 
     /// Wait at least SECONDS between two request starts to one host (the same as --rate
     /// 1/SECONDS).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(help_heading = "Crawl", long, value_name = "SECONDS", value_parser = parse_seconds)]
     pub(crate) delay: Option<Duration>,
 
     /// Don't wait the `Crawl-delay` that robots.txt asks of crawlgate (in a `User-agent:
     /// crawlgate` or `*` group; honoured by default, up to 30 s, except on hosts of this machine
     /// unless --rate is given).
-    #[arg(long)]
+    #[arg(help_heading = "Crawl", long)]
     pub(crate) ignore_crawl_delay: bool,
 
     /// Ask a URL again at most N times after a 429 (Too Many Requests) or 503 (Service
     /// Unavailable), waiting its Retry-After (up to 60 s) or a back-off doubling from 1 s; the
     /// host is slowed down too. 0: record the first answer.
-    #[arg(long, value_name = "N", default_value_t = Retry::DEFAULT.max_retries, value_parser = clap::value_parser!(u32).range(0..=10))]
+    #[arg(help_heading = "Crawl", long, value_name = "N", default_value_t = Retry::DEFAULT.max_retries, value_parser = clap::value_parser!(u32).range(0..=10))]
     pub(crate) retries: u32,
 
     /// Seconds allowed for one request, from connecting to the last body byte.
-    #[arg(long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds)]
+    #[arg(help_heading = "Crawl", long, value_name = "SECONDS", default_value = "20", value_parser = parse_seconds)]
     pub(crate) timeout: Duration,
 
     /// Seconds allowed for the whole crawl; past them it stops and reports what it saw.
-    #[arg(long, value_name = "SECONDS", default_value = "3600", value_parser = parse_seconds)]
+    #[arg(help_heading = "Crawl", long, value_name = "SECONDS", default_value = "3600", value_parser = parse_seconds)]
     pub(crate) max_time: Duration,
 
     /// Read at most this many bytes of each page; longer bodies are cut and marked truncated.
-    #[arg(long, value_name = "BYTES", default_value_t = Bounds::default().max_page_bytes)]
+    #[arg(help_heading = "Crawl", long, value_name = "BYTES", default_value_t = Bounds::default().max_page_bytes)]
     pub(crate) max_body_bytes: u64,
 
     /// A crawler to judge robots.txt and robots directives for: googlebot, googlebot-image,
     /// bingbot, gptbot, claudebot, ccbot, `*`, or any product token. Repeat for several
     /// (default: googlebot).
-    #[arg(long = "profile", value_name = "NAME")]
+    #[arg(help_heading = "Crawl", long = "profile", value_name = "NAME")]
     pub(crate) profiles: Vec<String>,
 
     /// Don't fetch URLs that robots.txt disallows for every profile (by default they are fetched,
     /// with crawlgate's own User-Agent, to see what they say: a blocked page's noindex).
-    #[arg(long)]
+    #[arg(help_heading = "Crawl", long)]
     pub(crate) obey_robots: bool,
 
     /// Also read this sitemap (besides those robots.txt names). Repeatable.
-    #[arg(long = "sitemap", value_name = "URL")]
+    #[arg(help_heading = "Scope", long = "sitemap", value_name = "URL")]
     pub(crate) sitemaps: Vec<Url>,
 
     /// Crawl every host of the start host's registrable domain too (same scheme and port): from
     /// www.example.com, example.com and shop.example.com, never other.co.uk from
     /// www.example.co.uk nor other.github.io from client.github.io (the public suffix list). An
     /// IP address or localhost covers itself and its subdomains only.
-    #[arg(long)]
+    #[arg(help_heading = "Scope", long)]
     pub(crate) include_subdomains: bool,
 
     /// Crawl this host too, as if it were the start host (same scheme and port), or HOST:PORT
     /// for that port, or an origin (`https://HOST[:PORT]`) for that scheme too. Repeatable.
-    #[arg(long = "allow-host", value_name = "HOST")]
+    #[arg(help_heading = "Scope", long = "allow-host", value_name = "HOST")]
     pub(crate) allow_hosts: Vec<String>,
 
     /// Audit as if FILE were ORIGIN's live robots.txt (`https://www.example.com=robots-new.txt`):
     /// the what-if before a robots.txt change. That robots.txt is not fetched; the report says
     /// which file was read. Repeatable, one per origin.
-    #[arg(long = "robots-override", value_name = "ORIGIN=FILE", value_parser = parse_robots_override)]
+    #[arg(help_heading = "Crawl", long = "robots-override", value_name = "ORIGIN=FILE", value_parser = parse_robots_override)]
     pub(crate) robots_overrides: Vec<(String, PathBuf)>,
     /// Fetch only pages whose full URL matches PATTERN (repeatable: any one is enough). `*`
     /// matches any run of characters, `/` included, `?` one character, `[?]` a `?`:
     /// `https://example.com/shop/*`, `*/blog/*`. Others in scope are recorded as excluded,
     /// counted, not fetched. Applies to pages (links, sitemap URLs, canonical and redirect
     /// targets), never to robots.txt, sitemaps or assets; the start URL must be included.
-    #[arg(long = "include", value_name = "PATTERN", value_parser = UrlPattern::parse)]
+    #[arg(help_heading = "Scope", long = "include", value_name = "PATTERN", value_parser = UrlPattern::parse)]
     pub(crate) include: Vec<UrlPattern>,
 
     /// Don't fetch pages whose full URL matches PATTERN (repeatable; wins over --include):
     /// `*/cart*`, `*[?]sort=*`. They are recorded as excluded and counted, as with --include.
-    #[arg(long = "exclude", value_name = "PATTERN", value_parser = UrlPattern::parse)]
+    #[arg(help_heading = "Scope", long = "exclude", value_name = "PATTERN", value_parser = UrlPattern::parse)]
     pub(crate) exclude: Vec<UrlPattern>,
 
     /// List mode: fetch exactly the URLs in FILE (`-`: standard input; one http(s) URL per
@@ -122,31 +122,36 @@ pub(crate) struct CrawlArgs {
     /// listed origin's robots.txt and sitemaps. Links, sitemap URLs and canonical targets are
     /// recorded, not fetched; assets of listed pages are checked unless --no-assets. The first
     /// URL stands for the start URL (give no URL argument).
-    #[arg(long, value_name = "FILE", conflicts_with = "sitemap_only")]
+    #[arg(
+        help_heading = "Scope",
+        long,
+        value_name = "FILE",
+        conflicts_with = "sitemap_only"
+    )]
     pub(crate) urls_from: Option<PathBuf>,
 
     /// Fetch the URLs the sitemaps list (robots.txt's, the /sitemap.xml probe's and
     /// --sitemap's), within scope, and follow no links (they are recorded). The start URL is
     /// fetched only when a sitemap lists it.
-    #[arg(long)]
+    #[arg(help_heading = "Scope", long)]
     pub(crate) sitemap_only: bool,
 
     /// Record at most N URLs, fetched or not (links found past it are counted, not kept): what
     /// bounds memory on a site that links without end.
-    #[arg(long, value_name = "N", default_value_t = Bounds::default().max_discovered, value_parser = parse_max_discovered)]
+    #[arg(help_heading = "Scope", long, value_name = "N", default_value_t = Bounds::default().max_discovered, value_parser = parse_max_discovered)]
     pub(crate) max_discovered: u64,
 
     /// The User-Agent header sent (default: crawlgate's own). Verdicts are always computed for
     /// the profiles, never for this string.
-    #[arg(long, value_name = "UA")]
+    #[arg(help_heading = "Crawl", long, value_name = "UA")]
     pub(crate) user_agent: Option<String>,
 
     /// Don't check the stylesheets, scripts and images of crawled pages.
-    #[arg(long)]
+    #[arg(help_heading = "Crawl", long)]
     pub(crate) no_assets: bool,
 
     /// Don't probe /sitemap.xml when robots.txt names no sitemap there.
-    #[arg(long)]
+    #[arg(help_heading = "Scope", long)]
     pub(crate) no_sitemap_probe: bool,
 
     #[command(flatten)]
@@ -378,9 +383,20 @@ fn max_discovered_error(shown: &str) -> String {
 
 /// Requests in flight at once: 1 to 1,024.
 fn parse_concurrency(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n @ 1..=1024) => Ok(n),
-        _ => Err(format!("`{text}` is not a number from 1 to 1024")),
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| checked_concurrency(n).ok())
+        .ok_or_else(|| format!("`{text}` is not a number from 1 to 1024"))
+}
+
+/// A number of requests in flight (`concurrency`, `per_host` in crawlgate.toml) in the range
+/// [`parse_concurrency`] accepts.
+pub(crate) fn checked_concurrency(n: usize) -> Result<usize, String> {
+    if (1..=1024).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("`{n}` is not a number from 1 to 1024"))
     }
 }
 

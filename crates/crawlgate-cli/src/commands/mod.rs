@@ -2,6 +2,7 @@
 
 pub(crate) mod atomic;
 pub(crate) mod audit;
+pub(crate) mod audit_config;
 pub(crate) mod crawl;
 pub(crate) mod crawl_args;
 pub(crate) mod diff;

@@ -18,25 +18,26 @@ const MAX_CA_CERT_BYTES: u64 = 16 * 1024 * 1024;
 pub(crate) struct ConnectArgs {
     /// Trust this root certificate too, besides the system's: a PEM file (one or more
     /// certificates) or a DER one. For a staging site behind an internal CA. Repeatable.
-    #[arg(long = "ca-cert", value_name = "FILE")]
+    #[arg(help_heading = "Access", long = "ca-cert", value_name = "FILE")]
     pub(crate) ca_certs: Vec<PathBuf>,
 
     /// Connect to ADDR for HOST instead of asking DNS, like curl's --resolve: audit a new server
     /// under the production host name before the DNS switch. Without a port, the URL's port (or
     /// 80/443); with one, for URLs that name none. URLs and TLS checks keep the host name.
     /// Repeatable.
-    #[arg(long = "resolve", value_name = "HOST=ADDR[:PORT]", value_parser = parse_resolve)]
+    #[arg(help_heading = "Access", long = "resolve", value_name = "HOST=ADDR[:PORT]", value_parser = parse_resolve)]
     pub(crate) resolve: Vec<(String, SocketAddr)>,
 
     /// Send this header with every request to the site (its hosts only, never a third-party
     /// one): a staging token. The value is a secret: never shown. Repeatable.
     // Read as text and checked in `http()`: clap's own error would quote the value.
-    #[arg(long = "header", value_name = "NAME: VALUE")]
+    #[arg(help_heading = "Access", long = "header", value_name = "NAME: VALUE")]
     pub(crate) headers: Vec<String>,
 
     /// Send this cookie with every request to the site (its hosts only): `name=value`.
     /// Repeatable. Also read from `$CRAWLGATE_COOKIE`.
     #[arg(
+        help_heading = "Access",
         long = "cookie",
         value_name = "NAME=VALUE",
         env = "CRAWLGATE_COOKIE",
@@ -48,6 +49,7 @@ pub(crate) struct ConnectArgs {
     /// `$CRAWLGATE_BASIC_AUTH`, which keeps the password out of the shell history; a
     /// `https://user:pass@host/` URL works too.
     #[arg(
+        help_heading = "Access",
         long,
         value_name = "USER:PASSWORD",
         env = "CRAWLGATE_BASIC_AUTH",
