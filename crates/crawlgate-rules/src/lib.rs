@@ -66,6 +66,7 @@ pub static RULES: &[&dyn Rule] = &[
     &robots::BlockedCanonicalised,
     &robots::RedirectToBlocked,
     &robots::BlockedUnverifiable,
+    &robots::ExpectedBlockedAllowed,
     // directives (RULES.md §2.3)
     &directives::Noindex,
     &directives::MetaHeaderConflict,

@@ -53,6 +53,9 @@ pub enum CrawlError {
     NoHost(String),
     #[error("no crawler profile to evaluate: give at least one")]
     NoProfiles,
+    /// A name of [`CrawlConfig::expected_blocked`] names no audited profile.
+    #[error("the expected-blocked profile `{0}` is not among the audited profiles")]
+    ExpectedBlockedNotAudited(String),
     /// The network driver could not set up its HTTP client (TLS configuration).
     #[error("the HTTP client could not be set up: {0}")]
     HttpClient(String),
@@ -244,6 +247,13 @@ impl Crawl {
         }
         if config.profiles.is_empty() {
             return Err(CrawlError::NoProfiles);
+        }
+        if let Some(name) = config
+            .expected_blocked
+            .iter()
+            .find(|name| !config.profiles.iter().any(|p| &p.name == *name))
+        {
+            return Err(CrawlError::ExpectedBlockedNotAudited(name.clone()));
         }
         let start_origin = origin_of(start).into_owned();
         let mut crawl = Self {
@@ -473,6 +483,7 @@ impl Crawl {
             start_url: self.config.start_url,
             audit_time: self.config.audit_time,
             profiles,
+            expected_blocked: self.config.expected_blocked,
             obey_robots: self.config.obey_robots,
             environment: self.config.environment,
             robots: self.robots,

@@ -166,7 +166,11 @@ async fn a_retry_after_past_the_bound_pauses_the_host_for_the_bound_and_the_answ
         .into_iter()
         .find(|at| *at > answered)
         .expect("a request after /a");
-    assert!(next - answered >= Duration::from_millis(600), "{:?}", next - answered);
+    assert!(
+        next - answered >= Duration::from_millis(600),
+        "{:?}",
+        next - answered
+    );
 }
 
 #[tokio::test]
