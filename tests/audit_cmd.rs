@@ -25,11 +25,18 @@ const DEMO_CLEAN_PAGES: &[&str] = &[
 ];
 
 /// Rules the demo cannot make fire, with the reason.
-const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[(
-    "env/staging-exposed",
-    "needs --environment staging; the demo is audited as production (its _demo.toml), so \
+const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
+    (
+        "env/staging-exposed",
+        "needs --environment staging; the demo is audited as production (its _demo.toml), so \
          env/staging-artifact-on-production fires instead (tests/audit_env_cmd.rs covers both)",
-)];
+    ),
+    (
+        "robots/expected-blocked-allowed",
+        "needs --expect-blocked; the demo audits Googlebot and Bingbot, which it means to let in \
+         (tests/audit_intent_cmd.rs covers it)",
+    ),
+];
 
 /// A fresh, empty output folder for one test.
 fn out_dir(name: &str) -> PathBuf {

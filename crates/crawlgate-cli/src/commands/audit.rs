@@ -11,6 +11,7 @@ use crawlgate::output::report::audit_summary;
 use crawlgate::report::{
     Baseline, BaselineState, Format, RenderOptions, Renderers, UrlMap, baseline_json, write_reports,
 };
+use crawlgate::signals::Profile;
 use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, ConfigFile, FailOn, Severity};
 use std::path::{Path, PathBuf};
@@ -125,6 +126,12 @@ pub(crate) struct AuditArgs {
     #[arg(long, value_name = "FILE")]
     write_baseline: Option<PathBuf>,
 
+    /// A crawler robots.txt keeps out on purpose (gptbot, ccbot, claudebot, any profile name):
+    /// audited too (added to the --profile list), its being blocked is then a notice, and the
+    /// pages it may still crawl are the finding (robots/expected-blocked-allowed). Repeatable.
+    #[arg(long = "expect-blocked", value_name = "NAME")]
+    expect_blocked: Vec<String>,
+
     #[command(flatten)]
     crawl: CrawlArgs,
 }
@@ -172,7 +179,23 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     let bar = progress.clone();
     let mut http = args.crawl.http()?;
     net::credentials_from_url(&mut start, &mut http);
+    let audit_time = if demo.is_some() {
+        Demo::audit_time()
+    } else {
+        jiff::Timestamp::now()
+    };
+    let mut config = args.crawl.config(start.clone(), audit_time);
+    for name in &args.expect_blocked {
+        config.expect_blocked(profile_named(name));
+    }
+    config.environment.environment = args.environment;
+    config
+        .environment
+        .non_production_hosts
+        .extend(args.non_production_hosts.iter().cloned());
     let mut builder = Auditor::builder()
+        // The audited profiles, for the rule configuration's profile names to be checked.
+        .profiles(config.profiles.clone())
         .http(http.clone())
         .timestamp_report(args.timestamp)
         .on_event(move |event| {
@@ -192,17 +215,6 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
         builder = builder.resolve(host, addr);
     }
     let auditor = builder.build()?;
-    let audit_time = if demo.is_some() {
-        Demo::audit_time()
-    } else {
-        jiff::Timestamp::now()
-    };
-    let mut config = args.crawl.config(start.clone(), audit_time);
-    config.environment.environment = args.environment;
-    config
-        .environment
-        .non_production_hosts
-        .extend(args.non_production_hosts.iter().cloned());
     let baseline = load_baseline(&args)?;
     live::stop_on_signals(auditor.stop_handle());
     let mut audit = runtime.block_on(auditor.audit_with(config))?;
@@ -345,6 +357,9 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
     if crawl.user_agent.is_none() {
         crawl.user_agent.clone_from(&file.user_agent);
     }
+    if args.expect_blocked.is_empty() {
+        args.expect_blocked = file.expect_blocked.clone().unwrap_or_default();
+    }
     if let (None, Some(environment)) = (args.environment, &file.environment) {
         args.environment = Some(
             environment
@@ -368,6 +383,11 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         }
     }
     Ok(())
+}
+
+/// A profile by name, as `--profile` reads it: a built-in one, else a custom crawler token.
+fn profile_named(name: &str) -> Profile {
+    Profile::builtin(name).unwrap_or_else(|| Profile::custom(name))
 }
 
 /// The config file's `headers`, `cookie` and `basic_auth`, where neither the command line nor
