@@ -351,7 +351,12 @@ impl ConfigFile {
             }
             match &entry.profile {
                 Some(profile) => {
-                    config.suppress_for_profile(&entry.rule, profile, &entry.urls, &entry.reason)?
+                    config.suppress_for_profile(
+                        &entry.rule,
+                        profile,
+                        &entry.urls,
+                        &entry.reason,
+                    )?;
                 }
                 None => config.suppress(&entry.rule, &entry.urls, &entry.reason)?,
             }

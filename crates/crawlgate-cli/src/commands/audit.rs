@@ -184,15 +184,7 @@ pub(crate) fn run(mut args: AuditArgs) -> Result<ExitCode> {
     } else {
         jiff::Timestamp::now()
     };
-    let mut config = args.crawl.config(start.clone(), audit_time);
-    for name in &args.expect_blocked {
-        config.expect_blocked(profile_named(name));
-    }
-    config.environment.environment = args.environment;
-    config
-        .environment
-        .non_production_hosts
-        .extend(args.non_production_hosts.iter().cloned());
+    let config = crawl_config(&args, start.clone(), audit_time);
     let mut builder = Auditor::builder()
         // The audited profiles, for the rule configuration's profile names to be checked.
         .profiles(config.profiles.clone())
@@ -383,6 +375,25 @@ fn apply_config(args: &mut AuditArgs, file: &ConfigFile, folder: Option<&Path>) 
         }
     }
     Ok(())
+}
+
+/// The crawl configuration: the crawl flags', plus the expected-blocked profiles and the
+/// environment.
+fn crawl_config(
+    args: &AuditArgs,
+    start: url::Url,
+    audit_time: jiff::Timestamp,
+) -> crawlgate::crawl::CrawlConfig {
+    let mut config = args.crawl.config(start, audit_time);
+    for name in &args.expect_blocked {
+        config.expect_blocked(profile_named(name));
+    }
+    config.environment.environment = args.environment;
+    config
+        .environment
+        .non_production_hosts
+        .extend(args.non_production_hosts.iter().cloned());
+    config
 }
 
 /// A profile by name, as `--profile` reads it: a built-in one, else a custom crawler token.
