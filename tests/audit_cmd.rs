@@ -36,6 +36,11 @@ const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
         "needs a start URL that answers an error, and the demo's home page is one of its clean \
          pages (a_start_url_answering_500_or_401_is_a_finding_a_message_and_inconclusive covers it)",
     ),
+    (
+        "robots/expected-blocked-allowed",
+        "needs --expect-blocked; the demo audits Googlebot and Bingbot, which it means to let in \
+         (tests/audit_intent_cmd.rs covers it)",
+    ),
 ];
 
 /// A fresh, empty output folder for one test.

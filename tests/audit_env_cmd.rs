@@ -100,7 +100,7 @@ fn production_with_staging_settings_is_critical() {
         env.iter()
             .any(|f| f.0 == "env/staging-artifact-on-production"
                 && f.2
-                    .contains("disallows the whole site for googlebot (line 2: `Disallow: /`)")),
+                    .contains("disallows the whole site for Googlebot (line 2: `Disallow: /`)")),
         "{env:#?}"
     );
     assert!(

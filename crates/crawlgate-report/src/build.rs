@@ -73,6 +73,12 @@ pub fn build(
         target: Target {
             start_url: site.start_url.to_string(),
             profiles: site.profiles.iter().map(|p| p.name.clone()).collect(),
+            expected_blocked: site
+                .profiles
+                .iter()
+                .filter(|p| site.expected_blocked.contains(&p.name))
+                .map(|p| p.name.clone())
+                .collect(),
             obey_robots: site.obey_robots,
             mode: (!site.mode.follows_links()).then_some(site.mode),
         },

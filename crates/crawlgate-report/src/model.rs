@@ -101,12 +101,33 @@ pub struct Target {
     pub start_url: String,
     /// Crawler profiles evaluated, in order.
     pub profiles: Vec<String>,
+    /// The profiles among them declared expected-blocked (`--expect-blocked`): robots.txt is
+    /// meant to keep them out. Absent when none is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expected_blocked: Vec<String>,
     /// Whether disallowed URLs were left unfetched.
     pub obey_robots: bool,
     /// What was fetched as pages when not the pages reached by links: `list` (`--urls-from`) or
     /// `sitemap-only`. Absent for a crawl that followed links.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<CrawlMode>,
+}
+
+impl Target {
+    /// The profiles as a report lists them: `googlebot, gptbot (expected blocked)`.
+    pub fn profiles_described(&self) -> String {
+        self.profiles
+            .iter()
+            .map(|name| {
+                if self.expected_blocked.contains(name) {
+                    format!("{name} (expected blocked)")
+                } else {
+                    name.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 /// Counts for the top of a report.

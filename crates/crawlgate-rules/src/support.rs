@@ -13,6 +13,14 @@ pub(crate) fn profiles(site: &Site) -> impl Iterator<Item = (usize, &Profile)> {
     site.profiles.iter().enumerate()
 }
 
+/// The audited profiles robots.txt is meant to let in: all but those declared expected-blocked
+/// (`--expect-blocked`), with their positions in `site.profiles`. The rules for which a block is
+/// the problem iterate these: for an expected-blocked crawler the block is the wanted state, and
+/// `robots/expected-blocked-allowed` reports the opposite.
+pub(crate) fn profiles_meant_to_crawl(site: &Site) -> impl Iterator<Item = (usize, &Profile)> {
+    profiles(site).filter(|(index, _)| !site.expects_blocked(*index))
+}
+
 /// The robots.txt verdict on `url` for a profile, as evidence: the deciding rule, or what the
 /// fetch outcome means, or "no rule matches".
 pub(crate) fn verdict_evidence(site: &Site, profile_index: usize, url: &Url) -> Evidence {

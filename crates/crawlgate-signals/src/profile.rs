@@ -99,6 +99,32 @@ impl Profile {
             .any(|own| own.eq_ignore_ascii_case(name.trim()))
     }
 
+    /// The crawler's name as its operator writes it, for messages: `Googlebot`,
+    /// `Googlebot-Image`, `Bingbot`, `GPTBot`, `ClaudeBot`, `CCBot`; "a generic crawler (`*`)"
+    /// for `*`; a custom profile's token as given to [`Profile::custom`] (lowercase).
+    pub fn display_name(&self) -> &str {
+        match self.name.as_str() {
+            "googlebot" => "Googlebot",
+            "googlebot-image" => "Googlebot-Image",
+            "bingbot" => "Bingbot",
+            "gptbot" => "GPTBot",
+            "claudebot" => "ClaudeBot",
+            "ccbot" => "CCBot",
+            "*" => "a generic crawler (`*`)",
+            other => other,
+        }
+    }
+
+    /// Whether the profile is one of Google's crawlers (its name or a robots.txt token it obeys
+    /// starts with `googlebot`): explanations of what Google does apply to it, and to no other.
+    pub fn is_google(&self) -> bool {
+        let google = |name: &str| {
+            name.get(..9)
+                .is_some_and(|head| head.eq_ignore_ascii_case("googlebot"))
+        };
+        google(&self.name) || self.robots_tokens.iter().any(|token| google(token))
+    }
+
     /// Whether a header rule addressed to `bot` (`None`: unprefixed) applies to this crawler.
     pub fn reads_header_bot(&self, bot: Option<&str>) -> bool {
         bot.is_none_or(|bot| {
@@ -136,6 +162,31 @@ mod tests {
         assert!(!generic.reads_meta_name("googlebot"));
         assert!(generic.reads_header_bot(None));
         assert!(!generic.reads_header_bot(Some("googlebot")));
+    }
+
+    #[test]
+    fn display_names_name_the_crawler_and_only_google_profiles_are_google() {
+        let shown: Vec<String> = Profile::builtins()
+            .iter()
+            .map(|p| p.display_name().to_owned())
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "Googlebot",
+                "Googlebot-Image",
+                "Bingbot",
+                "GPTBot",
+                "ClaudeBot",
+                "CCBot",
+                "a generic crawler (`*`)"
+            ]
+        );
+        assert_eq!(Profile::custom("MyBot").display_name(), "mybot");
+        let google: Vec<bool> = Profile::builtins().iter().map(Profile::is_google).collect();
+        assert_eq!(google, [true, true, false, false, false, false, false]);
+        assert!(Profile::custom("Googlebot-News").is_google());
+        assert!(!Profile::custom("google-extended").is_google());
     }
 
     #[test]

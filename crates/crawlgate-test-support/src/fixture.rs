@@ -26,6 +26,10 @@ pub struct Fixture {
     /// Crawler profiles (default `["googlebot"]`).
     #[serde(default)]
     pub profiles: Vec<String>,
+    /// Profiles declared expected-blocked (`--expect-blocked`), added to the profiles when
+    /// missing.
+    #[serde(default)]
+    pub expect_blocked: Vec<String>,
     #[serde(default)]
     pub obey_robots: bool,
     /// Further hosts in the crawl's scope (`host` or `host:port`).
@@ -144,55 +148,71 @@ pub fn rule_dir(rule_id: &str) -> PathBuf {
 
 /// Crawl a fixture file offline into a Site; the error names the file.
 pub fn load_site(path: &std::path::Path) -> Result<Site, String> {
+    load_fixture(path)?.crawl()
+}
+
+/// Read a fixture file; the error names the file.
+pub fn load_fixture(path: &std::path::Path) -> Result<Fixture, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let fixture: Fixture = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let start = url::Url::parse(&fixture.start).map_err(|e| e.to_string())?;
-    let audit_time = fixture
-        .audit_time
-        .as_deref()
-        .unwrap_or(AUDIT_TIME)
-        .parse()
-        .map_err(|e| format!("audit_time: {e}"))?;
-    let mut config = CrawlConfig::new(start, audit_time);
-    if !fixture.profiles.is_empty() {
-        config.profiles = fixture
-            .profiles
-            .iter()
-            .map(|name| Profile::builtin(name).unwrap_or_else(|| Profile::custom(name)))
-            .collect();
-    }
-    config.obey_robots = fixture.obey_robots;
-    config.scope.allow_hosts.clone_from(&fixture.allow_hosts);
-    config.probe_sitemap = fixture.probe_sitemap;
-    if let Some(max) = fixture.max_pages {
-        config.bounds.max_pages = max;
-    }
-    if let Some(environment) = &fixture.environment {
-        config.environment.environment = Some(environment.parse()?);
-    }
-    if let Some(hosts) = &fixture.non_production_hosts {
-        config.environment.non_production_hosts = hosts
-            .iter()
-            .map(|host| HostPattern::parse(host))
-            .collect::<Result<_, _>>()?;
-    }
-    config.sitemaps = fixture
-        .sitemaps
-        .iter()
-        .filter_map(|s| url::Url::parse(s).ok())
-        .collect();
-    let generated: BTreeMap<&str, (&GeneratedBody, Vec<u8>)> = fixture
-        .generated
-        .iter()
-        .map(|(url, spec)| (url.as_str(), (spec, spec.body())))
-        .collect();
-    run_offline(config, |request| {
-        match generated.get(request.url.as_str()) {
-            Some((spec, body)) => spec.respond(request, body),
-            None => fixture.site.respond(request),
+    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// A built-in profile by name, else a custom one, as `--profile` reads names.
+fn profile(name: &str) -> Profile {
+    Profile::builtin(name).unwrap_or_else(|| Profile::custom(name))
+}
+
+impl Fixture {
+    /// Crawl the mini-site offline into a Site.
+    pub fn crawl(&self) -> Result<Site, String> {
+        let fixture = self;
+        let start = url::Url::parse(&fixture.start).map_err(|e| e.to_string())?;
+        let audit_time = fixture
+            .audit_time
+            .as_deref()
+            .unwrap_or(AUDIT_TIME)
+            .parse()
+            .map_err(|e| format!("audit_time: {e}"))?;
+        let mut config = CrawlConfig::new(start, audit_time);
+        if !fixture.profiles.is_empty() {
+            config.profiles = fixture.profiles.iter().map(|name| profile(name)).collect();
         }
-    })
-    .map_err(|e| e.to_string())
+        for name in &fixture.expect_blocked {
+            config.expect_blocked(profile(name));
+        }
+        config.obey_robots = fixture.obey_robots;
+        config.scope.allow_hosts.clone_from(&fixture.allow_hosts);
+        config.probe_sitemap = fixture.probe_sitemap;
+        if let Some(max) = fixture.max_pages {
+            config.bounds.max_pages = max;
+        }
+        if let Some(environment) = &fixture.environment {
+            config.environment.environment = Some(environment.parse()?);
+        }
+        if let Some(hosts) = &fixture.non_production_hosts {
+            config.environment.non_production_hosts = hosts
+                .iter()
+                .map(|host| HostPattern::parse(host))
+                .collect::<Result<_, _>>()?;
+        }
+        config.sitemaps = fixture
+            .sitemaps
+            .iter()
+            .filter_map(|s| url::Url::parse(s).ok())
+            .collect();
+        let generated: BTreeMap<&str, (&GeneratedBody, Vec<u8>)> = fixture
+            .generated
+            .iter()
+            .map(|(url, spec)| (url.as_str(), (spec, spec.body())))
+            .collect();
+        run_offline(config, |request| {
+            match generated.get(request.url.as_str()) {
+                Some((spec, body)) => spec.respond(request, body),
+                None => fixture.site.respond(request),
+            }
+        })
+        .map_err(|e| e.to_string())
+    }
 }
 
 /// Run one rule over a site: its findings, in report order.

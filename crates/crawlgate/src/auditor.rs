@@ -138,6 +138,7 @@ impl Auditor {
                 site,
                 &mut Findings::new(meta, self.rule_config.severity(meta.id), &mut found),
             );
+            self.rule_config.apply_levels(&mut found);
             for finding in found {
                 if self.rule_config.suppression_for(&finding).is_some() {
                     suppressed += 1;
@@ -199,11 +200,29 @@ pub struct AuditorBuilder {
 }
 
 impl AuditorBuilder {
-    /// The crawler profiles to evaluate (replaces the default googlebot).
+    /// The crawler profiles to evaluate (replaces the default googlebot; the expected-blocked
+    /// ones of [`AuditorBuilder::expect_blocked`] are kept).
     pub fn profiles(mut self, profiles: Vec<Profile>) -> Self {
         if !profiles.is_empty() {
-            self.auditor.crawl.profiles = profiles;
+            let crawl = &mut self.auditor.crawl;
+            let kept: Vec<Profile> = crawl
+                .profiles
+                .drain(..)
+                .filter(|p| crawl.expected_blocked.contains(&p.name))
+                .filter(|p| !profiles.iter().any(|q| q.name == p.name))
+                .collect();
+            crawl.profiles = profiles;
+            crawl.profiles.extend(kept);
         }
+        self
+    }
+
+    /// Declare a crawler expected-blocked: robots.txt is meant to keep it out, so a block is
+    /// then the wanted state and a page it may crawl is the finding
+    /// (`robots/expected-blocked-allowed`). The profile is audited too (added to the profiles
+    /// when missing). Repeatable.
+    pub fn expect_blocked(mut self, profile: Profile) -> Self {
+        self.auditor.crawl.expect_blocked(profile);
         self
     }
 
@@ -341,6 +360,15 @@ impl AuditorBuilder {
         for named in auditor.rule_config.named_rules() {
             if !auditor.rules.iter().any(|rule| rule.meta().id == named) {
                 return Err(ConfigError::UnknownRule(named.to_owned()));
+            }
+        }
+        // A profile named by the rule configuration is a built-in one or an audited one; any
+        // other name is most likely a typo that would silently configure nothing.
+        for named in auditor.rule_config.named_profiles() {
+            if Profile::builtin(named).is_none()
+                && !auditor.crawl.profiles.iter().any(|p| p.name == named)
+            {
+                return Err(ConfigError::UnknownProfile(named.to_owned()));
             }
         }
         Ok(auditor)

@@ -8,10 +8,13 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use thiserror::Error;
 
-/// How the rules run: severities, rules turned off, suppressions.
+/// How the rules run: severities, rules turned off, suppressions; each for every crawler
+/// profile or for one.
 #[derive(Debug, Clone, Default)]
 pub struct RuleConfig {
     levels: BTreeMap<String, RuleLevel>,
+    /// Levels for one profile's findings: (rule, profile name) → level.
+    profile_levels: BTreeMap<(String, String), RuleLevel>,
     suppressions: Vec<Suppression>,
 }
 
@@ -34,13 +37,17 @@ impl std::str::FromStr for RuleLevel {
     }
 }
 
-/// Findings of `rule` on URLs matching `urls` are left out of the report, for `reason`.
+/// Findings of `rule` on URLs matching `urls` (for the crawler profile `profile` only, when
+/// given) are left out of the report, for `reason`.
 #[derive(Debug, Clone)]
 pub struct Suppression {
     pub rule: String,
     /// Matched against the finding's URL, the same patterns as the crawl's `--include` and
     /// `--exclude`.
     pub urls: UrlPattern,
+    /// The profile whose findings are suppressed (`gptbot`); `None`: every profile's, and the
+    /// findings about no profile.
+    pub profile: Option<String>,
     pub reason: String,
 }
 
@@ -50,24 +57,63 @@ impl RuleConfig {
         self.levels.insert(rule.into(), level);
     }
 
+    /// Set a rule's level for the findings about one crawler profile (`gptbot`): it wins over
+    /// the rule's level for them.
+    pub fn set_for_profile(
+        &mut self,
+        rule: impl Into<String>,
+        profile: impl Into<String>,
+        level: RuleLevel,
+    ) {
+        self.profile_levels
+            .insert((rule.into(), profile.into().to_ascii_lowercase()), level);
+    }
+
     /// Suppress a rule's findings on URLs matching `pattern` (a [`UrlPattern`]: `*` matches
     /// anything, `/` included).
     pub fn suppress(&mut self, rule: &str, pattern: &str, reason: &str) -> Result<(), ConfigError> {
+        self.push_suppression(rule, None, pattern, reason)
+    }
+
+    /// Suppress a rule's findings about one crawler profile (`gptbot`) on URLs matching
+    /// `pattern`.
+    pub fn suppress_for_profile(
+        &mut self,
+        rule: &str,
+        profile: &str,
+        pattern: &str,
+        reason: &str,
+    ) -> Result<(), ConfigError> {
+        self.push_suppression(rule, Some(profile), pattern, reason)
+    }
+
+    fn push_suppression(
+        &mut self,
+        rule: &str,
+        profile: Option<&str>,
+        pattern: &str,
+        reason: &str,
+    ) -> Result<(), ConfigError> {
         let urls = UrlPattern::parse(pattern)?;
         self.suppressions.push(Suppression {
             rule: rule.to_owned(),
             urls,
+            profile: profile.map(str::to_ascii_lowercase),
             reason: reason.to_owned(),
         });
         Ok(())
     }
 
-    /// Whether the rule runs.
+    /// Whether the rule runs: not turned off, or turned on again for some profile.
     pub fn is_enabled(&self, rule: &str) -> bool {
         self.levels.get(rule) != Some(&RuleLevel::Off)
+            || self
+                .profile_levels
+                .iter()
+                .any(|((id, _), level)| id == rule && *level != RuleLevel::Off)
     }
 
-    /// The configured severity, if any.
+    /// The configured severity, if any (for every profile's findings).
     pub fn severity(&self, rule: &str) -> Option<Severity> {
         match self.levels.get(rule) {
             Some(RuleLevel::Severity(severity)) => Some(*severity),
@@ -75,11 +121,39 @@ impl RuleConfig {
         }
     }
 
+    /// Apply the per-profile levels to a rule's findings (the rule-wide level is applied by the
+    /// [`crawlgate_core::rule::Findings`] sink): a finding whose profile has the rule `off` is
+    /// dropped, one whose profile has a severity set takes it; the others follow the rule's
+    /// level (dropped when it is `off`, the rule having run for another profile).
+    pub fn apply_levels(&self, findings: &mut Vec<Finding>) {
+        if self.profile_levels.is_empty() {
+            return;
+        }
+        findings.retain_mut(|finding| {
+            let own = finding.profile.as_ref().and_then(|profile| {
+                self.profile_levels
+                    .get(&(finding.rule.clone(), profile.clone()))
+            });
+            match own.or_else(|| self.levels.get(&finding.rule)) {
+                Some(RuleLevel::Off) => false,
+                Some(RuleLevel::Severity(severity)) if own.is_some() => {
+                    finding.severity = *severity;
+                    true
+                }
+                _ => true,
+            }
+        });
+    }
+
     /// The suppression that applies to a finding, if any.
     pub fn suppression_for(&self, finding: &Finding) -> Option<&Suppression> {
-        self.suppressions
-            .iter()
-            .find(|s| s.rule == finding.rule && s.urls.matches_str(&finding.url))
+        self.suppressions.iter().find(|s| {
+            s.rule == finding.rule
+                && s.urls.matches_str(&finding.url)
+                && s.profile
+                    .as_ref()
+                    .is_none_or(|profile| finding.profile.as_ref() == Some(profile))
+        })
     }
 
     /// The rule ids the configuration names (to check them against the known rules).
@@ -87,7 +161,21 @@ impl RuleConfig {
         self.levels
             .keys()
             .map(String::as_str)
+            .chain(self.profile_levels.keys().map(|(rule, _)| rule.as_str()))
             .chain(self.suppressions.iter().map(|s| s.rule.as_str()))
+    }
+
+    /// The crawler profile names the configuration names (to check them against the known
+    /// profiles).
+    pub fn named_profiles(&self) -> impl Iterator<Item = &str> {
+        self.profile_levels
+            .keys()
+            .map(|(_, profile)| profile.as_str())
+            .chain(
+                self.suppressions
+                    .iter()
+                    .filter_map(|s| s.profile.as_deref()),
+            )
     }
 }
 
@@ -103,7 +191,9 @@ pub enum ConfigError {
     Rule { rule: String, message: String },
     #[error("unknown rule id `{0}` (see `crawlgate rules`)")]
     UnknownRule(String),
-    #[error("unknown crawler profile `{0}`")]
+    #[error(
+        "unknown crawler profile `{0}` (built in: googlebot, googlebot-image, bingbot, gptbot, claudebot, ccbot, `*`; or audit it with --profile)"
+    )]
     UnknownProfile(String),
     /// A certificate given to `AuditorBuilder::ca_cert` (the first is 1) cannot be trusted.
     #[error("CA certificate {index}: {message}")]
@@ -117,6 +207,9 @@ pub enum ConfigError {
 ///
 /// ```toml
 /// profiles = ["googlebot", "bingbot"]
+/// # Crawlers robots.txt keeps out on purpose: audited too (added to `profiles`); a block is then
+/// # a notice, and a page they may crawl is the finding (`robots/expected-blocked-allowed`).
+/// expect_blocked = ["gptbot", "ccbot"]
 /// max_pages = 5000
 /// obey_robots = false
 /// # Root certificates trusted besides the system's (a staging site behind an internal CA);
@@ -153,16 +246,30 @@ pub enum ConfigError {
 /// [rules]
 /// "robots/no-sitemap-field" = "off"
 /// "canonical/cross-domain" = "warning"
+/// # `RULE@PROFILE`: the level for that crawler's findings only (it wins over the rule's).
+/// "robots/blocked-linked@bingbot" = "off"
+/// "robots/expected-blocked-allowed@ccbot" = "error"
 ///
 /// [[suppress]]
 /// rule = "robots/blocked-linked"
 /// urls = "https://example.com/search*"
 /// reason = "internal search is linked on purpose; its results are noindexed"
+///
+/// [[suppress]]
+/// rule = "robots/expected-blocked-allowed"
+/// profile = "gptbot"          # only this crawler's findings (optional)
+/// urls = "https://example.com/robots.txt"
+/// reason = "GPTBot may read the press pages; everything else is blocked"
 /// ```
+///
+/// A profile named in `[rules]` or `[[suppress]]` must be a built-in one or an audited one
+/// (`--profile`, `profiles`, `expect_blocked`); another name is an error naming it.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConfigFile {
     pub profiles: Option<Vec<String>>,
+    /// Profiles robots.txt is meant to keep out (`--expect-blocked`), audited too.
+    pub expect_blocked: Option<Vec<String>>,
     pub max_pages: Option<u64>,
     pub max_depth: Option<u32>,
     pub concurrency: Option<usize>,
@@ -253,6 +360,9 @@ pub struct ConfigFile {
 pub struct SuppressEntry {
     pub rule: String,
     pub urls: String,
+    /// Only the findings about this crawler profile (`gptbot`).
+    #[serde(default)]
+    pub profile: Option<String>,
     pub reason: String,
 }
 
@@ -276,12 +386,24 @@ impl ConfigFile {
     /// The rule configuration it states.
     pub fn rule_config(&self) -> Result<RuleConfig, ConfigError> {
         let mut config = RuleConfig::default();
-        for (rule, level) in &self.rules {
+        for (key, level) in &self.rules {
             let level = level.parse().map_err(|message| ConfigError::Rule {
-                rule: rule.clone(),
+                rule: key.clone(),
                 message,
             })?;
-            config.set(rule.clone(), level);
+            match key.split_once('@') {
+                Some((rule, profile)) if !rule.is_empty() && !profile.trim().is_empty() => {
+                    config.set_for_profile(rule, profile.trim(), level);
+                }
+                Some(_) => {
+                    return Err(ConfigError::Rule {
+                        rule: key.clone(),
+                        message: "write `RULE@PROFILE`, e.g. `robots/blocked-linked@gptbot`"
+                            .to_owned(),
+                    });
+                }
+                None => config.set(key.clone(), level),
+            }
         }
         for entry in &self.suppress {
             if entry.reason.trim().is_empty() {
@@ -290,7 +412,17 @@ impl ConfigFile {
                     message: "a suppression needs a reason".to_owned(),
                 });
             }
-            config.suppress(&entry.rule, &entry.urls, &entry.reason)?;
+            match &entry.profile {
+                Some(profile) => {
+                    config.suppress_for_profile(
+                        &entry.rule,
+                        profile,
+                        &entry.urls,
+                        &entry.reason,
+                    )?;
+                }
+                None => config.suppress(&entry.rule, &entry.urls, &entry.reason)?,
+            }
         }
         Ok(config)
     }
@@ -354,6 +486,90 @@ mod tests {
                 .suppression_for(&finding("robots/blocked-linked", "https://e.com/shop"))
                 .is_none()
         );
+    }
+
+    fn finding_for(rule: &str, url: &str, profile: &str) -> Finding {
+        Finding {
+            profile: Some(profile.into()),
+            ..finding(rule, url)
+        }
+    }
+
+    #[test]
+    fn levels_and_suppressions_can_name_a_profile() {
+        let file = ConfigFile::parse(
+            r#"
+            expect_blocked = ["gptbot", "CCBot"]
+            [rules]
+            "robots/blocked-linked" = "error"
+            "robots/blocked-linked@gptbot" = "off"
+            "robots/blocked-linked@CCBot" = "notice"
+            "robots/missing" = "off"
+            "robots/missing@bingbot" = "warning"
+            [[suppress]]
+            rule = "sitemap/url-blocked"
+            profile = "gptbot"
+            urls = "*"
+            reason = "GPTBot is kept out on purpose"
+            "#,
+        )
+        .unwrap();
+        assert_eq!(
+            file.expect_blocked.as_deref(),
+            Some(&["gptbot".to_owned(), "CCBot".to_owned()][..])
+        );
+        let config = file.rule_config().unwrap();
+        let mut profiles: Vec<&str> = config.named_profiles().collect();
+        profiles.sort_unstable();
+        assert_eq!(profiles, ["bingbot", "ccbot", "gptbot", "gptbot"]);
+        // A rule off for all but one profile still runs, for that profile only.
+        assert!(config.is_enabled("robots/missing"));
+        let mut findings = vec![
+            finding_for("robots/blocked-linked", "https://e.com/a", "gptbot"),
+            finding_for("robots/blocked-linked", "https://e.com/a", "ccbot"),
+            finding_for("robots/blocked-linked", "https://e.com/a", "googlebot"),
+            finding_for("robots/missing", "https://e.com/robots.txt", "bingbot"),
+            finding_for("robots/missing", "https://e.com/robots.txt", "googlebot"),
+        ];
+        config.apply_levels(&mut findings);
+        let kept: Vec<(&str, Option<&str>, Severity)> = findings
+            .iter()
+            .map(|f| (f.rule.as_str(), f.profile.as_deref(), f.severity))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("robots/blocked-linked", Some("ccbot"), Severity::Notice),
+                // The rule-wide level is the sink's to apply; left as the rule reported it.
+                (
+                    "robots/blocked-linked",
+                    Some("googlebot"),
+                    Severity::Warning
+                ),
+                ("robots/missing", Some("bingbot"), Severity::Warning),
+            ]
+        );
+        let blocked = |profile| finding_for("sitemap/url-blocked", "https://e.com/x", profile);
+        assert!(config.suppression_for(&blocked("gptbot")).is_some());
+        assert!(config.suppression_for(&blocked("googlebot")).is_none());
+        assert!(
+            config
+                .suppression_for(&finding("sitemap/url-blocked", "https://e.com/x"))
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_profile_level_needs_a_rule_and_a_profile() {
+        for key in [
+            "@gptbot",
+            "robots/blocked-linked@",
+            "robots/blocked-linked@ ",
+        ] {
+            let file = ConfigFile::parse(&format!("[rules]\n\"{key}\" = \"off\"\n")).unwrap();
+            let error = file.rule_config().unwrap_err().to_string();
+            assert!(error.contains("RULE@PROFILE"), "{key}: {error}");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crawlgate::output::report::{audit_summary, start_error_message, start_unreac
 use crawlgate::report::{
     Baseline, BaselineState, Format, RenderOptions, Renderers, UrlMap, baseline_json, write_reports,
 };
+use crawlgate::signals::Profile;
 use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, FailOn};
 use std::path::PathBuf;
@@ -142,6 +143,12 @@ pub(crate) struct AuditArgs {
     /// Write this audit's findings as a baseline file for a later `--baseline`.
     #[arg(help_heading = "CI", long, value_name = "FILE")]
     pub(crate) write_baseline: Option<PathBuf>,
+
+    /// A crawler robots.txt keeps out on purpose (gptbot, ccbot, claudebot, any profile name):
+    /// audited too (added to the --profile list), its being blocked is then a notice, and the
+    /// pages it may still crawl are the finding (robots/expected-blocked-allowed). Repeatable.
+    #[arg(help_heading = "Crawl", long = "expect-blocked", value_name = "NAME")]
+    pub(crate) expect_blocked: Vec<String>,
 }
 
 pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Result<ExitCode> {
@@ -184,7 +191,15 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     let bar = progress.clone();
     let mut http = args.crawl.http()?;
     start.take_credentials(&mut http);
+    let audit_time = if demo.is_some() {
+        Demo::audit_time()
+    } else {
+        jiff::Timestamp::now()
+    };
+    let config = crawl_config(&args, start, audit_time)?;
     let mut builder = Auditor::builder()
+        // The audited profiles, for the rule configuration's profile names to be checked.
+        .profiles(config.profiles.clone())
         .http(http.clone())
         .timestamp_report(args.timestamp)
         .on_event(move |event| {
@@ -204,17 +219,6 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
         builder = builder.resolve(host, addr);
     }
     let auditor = builder.build()?;
-    let audit_time = if demo.is_some() {
-        Demo::audit_time()
-    } else {
-        jiff::Timestamp::now()
-    };
-    let mut config = args.crawl.config(start, audit_time)?;
-    config.environment.environment = args.environment;
-    config
-        .environment
-        .non_production_hosts
-        .extend(args.non_production_hosts.iter().cloned());
     let baseline = load_baseline(&args)?;
     live::stop_on_signals(auditor.stop_handle());
     let mut audit = runtime.block_on(auditor.audit_with(config))?;
@@ -284,6 +288,30 @@ fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
     let baseline = Baseline::from_json(&text, &map)
         .with_context(|| format!("in the baseline `{}`", path.display()))?;
     Ok(Some(baseline))
+}
+
+/// The crawl configuration: the crawl flags', plus the expected-blocked profiles and the
+/// environment.
+fn crawl_config(
+    args: &AuditArgs,
+    start: Start,
+    audit_time: jiff::Timestamp,
+) -> Result<crawlgate::crawl::CrawlConfig> {
+    let mut config = args.crawl.config(start, audit_time)?;
+    for name in &args.expect_blocked {
+        config.expect_blocked(profile_named(name));
+    }
+    config.environment.environment = args.environment;
+    config
+        .environment
+        .non_production_hosts
+        .extend(args.non_production_hosts.iter().cloned());
+    Ok(config)
+}
+
+/// A profile by name, as `--profile` reads it: a built-in one, else a custom crawler token.
+fn profile_named(name: &str) -> Profile {
+    Profile::builtin(name).unwrap_or_else(|| Profile::custom(name))
 }
 
 /// The formats to write (`asked`, or html, md and json when none), built-in names normalised

@@ -88,6 +88,9 @@ fn config_error(key: &str) -> impl Fn(String) -> anyhow::Error + '_ {
 
 /// How far and how fast: bounds, pace, profiles, what robots.txt is read as.
 fn apply_crawl_config(args: &mut AuditArgs, file: &ConfigFile, filled: &mut Filled) -> Result<()> {
+    if let Some(names) = filled.take("expect_blocked", file.expect_blocked.clone()) {
+        args.expect_blocked = names;
+    }
     let crawl = &mut args.crawl;
     if let Some(profiles) = filled.take("profiles", file.profiles.clone()) {
         crawl.profiles = profiles;

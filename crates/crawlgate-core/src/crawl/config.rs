@@ -6,7 +6,7 @@ use crate::site::{EnvironmentSettings, RobotsOverride};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use url::{Host, Url};
 
 /// What to crawl. Built with [`CrawlConfig::new`], then adjusted field by field.
@@ -17,6 +17,10 @@ pub struct CrawlConfig {
     pub start_url: Url,
     /// Crawler profiles whose verdicts and directives are evaluated (default: googlebot).
     pub profiles: Vec<Profile>,
+    /// The names of the profiles robots.txt is meant to keep out (`gptbot`, `ccbot`): for them
+    /// being blocked is the wanted state and a page allowed is the finding. Each must be among
+    /// [`CrawlConfig::profiles`] ([`CrawlConfig::expect_blocked`] adds it); empty by default.
+    pub expected_blocked: BTreeSet<String>,
     /// The audit's "now" (sitemap `lastmod` checks, `unavailable_after`).
     pub audit_time: Timestamp,
     pub scope: Scope,
@@ -52,6 +56,7 @@ impl CrawlConfig {
         Self {
             start_url,
             profiles: vec![Profile::googlebot()],
+            expected_blocked: BTreeSet::new(),
             audit_time,
             scope: Scope::default(),
             bounds: Bounds::default(),
@@ -64,6 +69,15 @@ impl CrawlConfig {
             robots_overrides: BTreeMap::new(),
             environment: EnvironmentSettings::default(),
         }
+    }
+
+    /// Declare `profile` expected-blocked: audited (added to [`CrawlConfig::profiles`] when no
+    /// profile of that name is there yet) and judged as a crawler robots.txt should keep out.
+    pub fn expect_blocked(&mut self, profile: Profile) {
+        if !self.profiles.iter().any(|p| p.name == profile.name) {
+            self.profiles.push(profile.clone());
+        }
+        self.expected_blocked.insert(profile.name);
     }
 }
 

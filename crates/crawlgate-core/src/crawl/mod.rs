@@ -63,6 +63,9 @@ pub enum CrawlError {
     /// A listed URL that is not an http(s) URL with a host.
     #[error("the listed URL `{0}` is not an http or https URL")]
     UnsupportedListedUrl(String),
+    /// A name of [`CrawlConfig::expected_blocked`] names no audited profile.
+    #[error("the expected-blocked profile `{0}` is not among the audited profiles")]
+    ExpectedBlockedNotAudited(String),
     /// The network driver could not set up its HTTP client (TLS configuration).
     #[error("the HTTP client could not be set up: {0}")]
     HttpClient(String),
@@ -260,6 +263,13 @@ impl Crawl {
         }
         if config.profiles.is_empty() {
             return Err(CrawlError::NoProfiles);
+        }
+        if let Some(name) = config
+            .expected_blocked
+            .iter()
+            .find(|name| !config.profiles.iter().any(|p| &p.name == *name))
+        {
+            return Err(CrawlError::ExpectedBlockedNotAudited(name.clone()));
         }
         if let Some(exclusion) = config.scope.exclusion(start) {
             return Err(CrawlError::StartExcluded {
@@ -534,6 +544,7 @@ impl Crawl {
             audit_time: self.config.audit_time,
             profiles,
             mode: self.config.mode,
+            expected_blocked: self.config.expected_blocked,
             obey_robots: self.config.obey_robots,
             environment: self.config.environment,
             robots: self.robots,

@@ -28,7 +28,7 @@ use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 use url::Url;
 
@@ -44,6 +44,10 @@ pub struct Site {
     /// What the crawl fetched as pages: by links from the start URL, a list, or the sitemaps'
     /// URLs. Rules about the link graph (orphans) need [`CrawlMode::FollowLinks`].
     pub mode: CrawlMode,
+    /// The names of the profiles declared expected-blocked (`--expect-blocked`): robots.txt is
+    /// meant to keep them out, so for them a block is the wanted state (see
+    /// [`Site::expects_blocked`]).
+    pub expected_blocked: BTreeSet<String>,
     /// Whether disallowed URLs were left unfetched (`--obey-robots`).
     pub obey_robots: bool,
     /// What the site is declared to be and which hosts are not production (the `env/` rules).
@@ -73,6 +77,7 @@ impl Site {
             audit_time,
             profiles,
             mode,
+            expected_blocked,
             obey_robots,
             environment,
             robots,
@@ -97,6 +102,7 @@ impl Site {
             audit_time,
             profiles,
             mode,
+            expected_blocked,
             obey_robots,
             environment,
             robots,
@@ -181,6 +187,14 @@ impl Site {
         self.profiles.iter().position(|p| p.name == name)
     }
 
+    /// Whether the profile at `profile_index` is declared expected-blocked: robots.txt is meant
+    /// to keep it out, so a URL disallowed for it is as wanted and one allowed is the finding.
+    pub fn expects_blocked(&self, profile_index: usize) -> bool {
+        self.profiles
+            .get(profile_index)
+            .is_some_and(|profile| self.expected_blocked.contains(&profile.name))
+    }
+
     /// The robots.txt verdict on `url` for `profile`: stored for known resources, computed otherwise.
     pub fn verdict(&self, profile_index: usize, url: &Url) -> UrlVerdict {
         if let Some(verdict) = self
@@ -260,6 +274,7 @@ pub(crate) struct SiteParts {
     pub(crate) audit_time: Timestamp,
     pub(crate) profiles: Vec<Profile>,
     pub(crate) mode: CrawlMode,
+    pub(crate) expected_blocked: BTreeSet<String>,
     pub(crate) obey_robots: bool,
     pub(crate) environment: EnvironmentSettings,
     pub(crate) robots: BTreeMap<String, RobotsFile>,

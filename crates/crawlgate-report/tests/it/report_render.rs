@@ -126,6 +126,35 @@ fn the_date_appears_only_when_asked_for() {
 }
 
 #[test]
+fn expected_blocked_profiles_are_named_so() {
+    let mut report = support::report_of("outfitters");
+    let renderers = Renderers::builtin();
+    for format in ["html", "md", "json"] {
+        let text = render(&renderers, format, &report, fail_on_error());
+        assert!(!text.contains("expected blocked"), "{format}");
+        assert!(!text.contains("expected_blocked"), "{format}");
+    }
+    report.target.profiles.push("gptbot".to_owned());
+    report.target.expected_blocked.push("gptbot".to_owned());
+    assert_eq!(
+        report.target.profiles_described(),
+        "googlebot, bingbot, gptbot (expected blocked)"
+    );
+    for format in ["html", "md"] {
+        let text = render(&renderers, format, &report, fail_on_error());
+        // In the byline and in the summary.
+        assert_eq!(
+            text.matches("googlebot, bingbot, gptbot (expected blocked)")
+                .count(),
+            2,
+            "{format}"
+        );
+    }
+    let json = render(&renderers, "json", &report, fail_on_error());
+    assert!(json.contains(r#""expected_blocked": ["#), "{json}");
+}
+
+#[test]
 fn the_html_report_is_self_contained() {
     let report = support::report_of("outfitters");
     let html = render(&Renderers::builtin(), "html", &report, fail_on_error());

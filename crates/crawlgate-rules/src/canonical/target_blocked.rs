@@ -1,5 +1,5 @@
 use super::targets::targets;
-use crate::support::{canonical_evidence, ok_pages, profiles, verdict_evidence};
+use crate::support::{canonical_evidence, ok_pages, profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -24,6 +24,9 @@ declare_rule! {
     /// ## How to fix
     /// Allow crawling of the canonical URL (narrow the Disallow rule quoted in the evidence), or
     /// point the canonical at a crawlable URL.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): they are
+    /// meant to crawl neither the page nor its canonical URL.
     pub struct TargetBlocked {
         id: "canonical/target-blocked",
         severity: Error,
@@ -33,7 +36,7 @@ declare_rule! {
 
 impl Rule for TargetBlocked {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for (resource, page) in ok_pages(site) {
                 if resource.verdict(index).is_some_and(|v| !v.allowed) {
                     continue; // the crawler never reads this page's canonical
@@ -46,8 +49,8 @@ impl Rule for TargetBlocked {
                         Occurrence::new(
                             resource.url.as_str(),
                             format!(
-                                "the canonical `{target_url}` is disallowed for {} by robots.txt, so Google cannot crawl the URL this page names as its main version",
-                                profile.name
+                                "the canonical `{target_url}` is disallowed for {crawler} by robots.txt, so {crawler} cannot crawl the URL this page names as its main version",
+                                crawler = profile.display_name()
                             ),
                         )
                         .profile(&profile.name)

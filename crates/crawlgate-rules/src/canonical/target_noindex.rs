@@ -68,7 +68,7 @@ impl Rule for TargetNoindex {
                         resource.url.as_str(),
                         format!(
                             "the canonical `{target_url}`{what} is noindex for {}: the page points at a URL that asks not to be indexed",
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

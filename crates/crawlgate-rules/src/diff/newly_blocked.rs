@@ -21,6 +21,9 @@ declare_rule! {
     /// ## How to fix
     /// Remove or narrow the rule quoted on the `after` side (test the change with `crawlgate
     /// robots diff` before deploying it).
+    ///
+    /// For a crawler the later audit declares expected-blocked (`--expect-blocked gptbot`) the
+    /// new block is what was wanted: the finding is then a notice that confirms it.
     pub struct NewlyBlocked {
         id: "diff/newly-blocked",
         severity: Error,

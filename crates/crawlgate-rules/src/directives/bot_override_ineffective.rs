@@ -91,19 +91,34 @@ impl Rule for BotOverrideIneffective {
                                 || (following && lifts_following(&r.rule)))
                     })
                     .collect();
+                // Google documents the sum of the negative rules; of other crawlers, say what
+                // crawlgate applies to them.
+                let why = if profile.is_google() {
+                    "Google sums the negative rules"
+                } else {
+                    "the most restrictive rule applies"
+                };
                 out.report(
                     Occurrence::new(
                         resource.url.as_str(),
                         format!(
-                            "{} cannot lift {}: Google sums the negative rules, so {} still gets the generic restriction",
+                            "{} cannot lift {}: {why}, so {} still gets the generic restriction",
                             rules_words(&specific),
                             rules_words(&generic),
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)
-                    .evidence_all(directives_evidence_up_to(&resource.url, &generic, MAX_SOURCES_QUOTED / 2))
-                    .evidence_all(directives_evidence_up_to(&resource.url, &specific, MAX_SOURCES_QUOTED / 2)),
+                    .evidence_all(directives_evidence_up_to(
+                        &resource.url,
+                        &generic,
+                        MAX_SOURCES_QUOTED / 2,
+                    ))
+                    .evidence_all(directives_evidence_up_to(
+                        &resource.url,
+                        &specific,
+                        MAX_SOURCES_QUOTED / 2,
+                    )),
                 );
             }
         }

@@ -46,7 +46,7 @@ impl Rule for IndexifembeddedAlone {
                         format!(
                             "{} without a noindex for {} has no effect",
                             rules_words(&sources),
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

@@ -115,7 +115,7 @@ impl Rule for MetaHeaderConflict {
                             resource.url.as_str(),
                             format!(
                                 "conflicting rules for {}: {} against {}; the most restrictive applies, so {}",
-                                profile.name,
+                                profile.display_name(),
                                 rules_words(&restricting),
                                 rules_words(&allowing),
                                 opposites.outcome

@@ -55,7 +55,7 @@ impl Rule for NofollowPage {
                     resource.url.as_str(),
                     format!(
                         "{} follows none of the {links} internal link(s) on this page: {}",
-                        profile.name,
+                        profile.display_name(),
                         rules_words(&sources)
                     ),
                 )

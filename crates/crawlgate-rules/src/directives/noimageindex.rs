@@ -43,7 +43,7 @@ impl Rule for Noimageindex {
                         resource.url.as_str(),
                         format!(
                             "{} won't index the images on this page: {}",
-                            profile.name,
+                            profile.display_name(),
                             rules_words(&sources)
                         ),
                     )

@@ -55,7 +55,11 @@ impl Rule for Noindex {
                 out.report(
                     Occurrence::new(
                         resource.url.as_str(),
-                        format!("noindex for {}: {}", profile.name, rules_words(&sources)),
+                        format!(
+                            "noindex for {}: {}",
+                            profile.display_name(),
+                            rules_words(&sources)
+                        ),
                     )
                     .profile(&profile.name)
                     .evidence_all(directives_evidence(&resource.url, &sources)),

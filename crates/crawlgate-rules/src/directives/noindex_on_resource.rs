@@ -52,7 +52,7 @@ impl Rule for NoindexOnResource {
                         resource.url.as_str(),
                         format!(
                             "noindex for {} on this `{kind}` file: {}",
-                            profile.name,
+                            profile.display_name(),
                             rules_words(&sources)
                         ),
                     )

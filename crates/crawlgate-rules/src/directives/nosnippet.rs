@@ -41,12 +41,18 @@ impl Rule for Nosnippet {
                 if sources.is_empty() || !site.indexability(resource, index).is_indexable() {
                     continue;
                 }
+                // AI Overviews are Google's; say it of Google's crawlers only.
+                let ai = if profile.is_google() {
+                    ", and won't use its content for AI Overviews"
+                } else {
+                    ""
+                };
                 out.report(
                     Occurrence::new(
                         resource.url.as_str(),
                         format!(
-                            "{} may index this page but shows no snippet for it, and won't use its content for AI Overviews: {}",
-                            profile.name,
+                            "{} may index this page but shows no snippet for it{ai}: {}",
+                            profile.display_name(),
                             rules_words(&sources)
                         ),
                     )

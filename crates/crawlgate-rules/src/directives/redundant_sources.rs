@@ -94,7 +94,7 @@ impl Rule for RedundantSources {
                         resource.url.as_str(),
                         format!(
                             "for {}: {}; a later edit may remove one and leave the other",
-                            profile.name,
+                            profile.display_name(),
                             repeated.join("; ")
                         ),
                     )

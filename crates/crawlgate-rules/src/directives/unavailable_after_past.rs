@@ -48,7 +48,7 @@ impl Rule for UnavailableAfterPast {
                             source_words(&expiry.source),
                             expiry.instant,
                             site.audit_time,
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

@@ -45,7 +45,7 @@ impl Rule for UnavailableAfterScheduled {
                             expiry.raw,
                             source_words(&expiry.source),
                             expiry.instant,
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

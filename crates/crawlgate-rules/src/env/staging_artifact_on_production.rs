@@ -1,6 +1,7 @@
 use super::home::{home, html_pages};
 use crate::support::{
-    canonical_evidence, count, directives_evidence, ok_pages, profiles, verdict_evidence,
+    canonical_evidence, count, directives_evidence, ok_pages, profiles, profiles_meant_to_crawl,
+    verdict_evidence,
 };
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::Directive;
@@ -15,7 +16,8 @@ declare_rule! {
     /// When the audit is told the site is production (`--environment production`), looks for
     /// what staging sites carry and production must not:
     ///
-    /// - robots.txt disallowing `/` for an audited crawler;
+    /// - robots.txt disallowing `/` for an audited crawler (not one declared expected-blocked,
+    ///   `--expect-blocked gptbot`: keeping it out is a production setting too);
     /// - a site-wide noindex: on the home page, or on nine in ten crawled pages (meta robots or
     ///   `X-Robots-Tag`);
     /// - canonical, hreflang, sitemap or robots.txt `Sitemap:` URLs on a non-production host
@@ -74,7 +76,7 @@ impl Rule for StagingArtifactOnProduction {
     }
 }
 
-/// robots.txt of the start origin disallows `/` for an audited crawler.
+/// robots.txt of the start origin disallows `/` for an audited crawler meant to crawl.
 fn disallow_all(site: &Site, out: &mut Findings<'_>) {
     let Some(file) = site.robots_for(&site.start_url) else {
         return;
@@ -85,7 +87,7 @@ fn disallow_all(site: &Site, out: &mut Findings<'_>) {
     let Ok(root) = site.start_url.join("/") else {
         return;
     };
-    for (index, profile) in profiles(site) {
+    for (index, profile) in profiles_meant_to_crawl(site) {
         let tokens: Vec<&str> = profile.robots_tokens.iter().map(String::as_str).collect();
         let agent = file.parsed.agent(&tokens);
         let Some(rule) = agent
@@ -100,7 +102,9 @@ fn disallow_all(site: &Site, out: &mut Findings<'_>) {
                 format!(
                     "the production robots.txt disallows the whole site for {} (line {}: \
                      `Disallow: {}`), the setting of a staging site",
-                    profile.name, rule.line, rule.pattern
+                    profile.display_name(),
+                    rule.line,
+                    rule.pattern
                 ),
             )
             .profile(&profile.name)
@@ -161,7 +165,7 @@ fn site_wide_noindex(site: &Site, out: &mut Findings<'_>) {
                 format!(
                     "{where_} of the production site is noindex for {} ({noindex} of {} \
                      crawled): the setting of a staging site",
-                    profile.name,
+                    profile.display_name(),
                     count(crawled, "page", "pages")
                 ),
             )
@@ -171,7 +175,7 @@ fn site_wide_noindex(site: &Site, out: &mut Findings<'_>) {
                 text: format!(
                     "{noindex} of {} crawled HTML pages carry noindex for {}",
                     count(crawled, "page", "pages"),
-                    profile.name
+                    profile.display_name()
                 ),
             }),
         );

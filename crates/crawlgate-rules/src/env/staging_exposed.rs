@@ -62,7 +62,8 @@ impl Rule for StagingExposed {
                         "this staging site answers {} without authentication and {} may crawl and \
                          index it: {indexable} of {crawled} crawled pages are indexable (no \
                          robots.txt block, no noindex)",
-                        page.status, profile.name
+                        page.status,
+                        profile.display_name()
                     ),
                 )
                 .profile(&profile.name)
@@ -71,7 +72,8 @@ impl Rule for StagingExposed {
                 .evidence(Evidence::Note {
                     text: format!(
                         "no noindex for {} in meta robots or X-Robots-Tag on {}",
-                        profile.name, home.url
+                        profile.display_name(),
+                        home.url
                     ),
                 }),
             );

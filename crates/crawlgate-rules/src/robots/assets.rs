@@ -1,10 +1,10 @@
 //! What `blocked-css`, `blocked-js` and `blocked-image` share: which assets a page uses, and the
 //! finding for an asset disallowed while indexable pages need it.
 
-use crate::support::{count, profiles, verdict_evidence};
+use crate::support::{count, profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::Evidence;
 use crawlgate_core::rule::{Findings, Occurrence};
-use crawlgate_core::signals::AssetKind;
+use crawlgate_core::signals::{AssetKind, Profile};
 use crawlgate_core::site::{Reference, ReferenceKind, Resource, ResourceKind, Site, UrlVerdict};
 
 /// Whether crawled pages use `resource` as an asset of `kind`.
@@ -46,20 +46,21 @@ pub(crate) struct BlockedAsset<'a> {
     pub(crate) verdict_evidence: Evidence,
     /// Whose indexable pages count (the profile the finding is reported under).
     pub(crate) profile_index: usize,
-    /// What Google loses, in words ("Google renders the pages without it").
-    pub(crate) consequence: &'a str,
+    /// What the crawler loses, in words ("Googlebot renders those pages without it").
+    pub(crate) consequence: String,
 }
 
 /// Report every asset of `kind` (a stylesheet or a script) that crawled indexable pages use and
-/// robots.txt disallows, per audited profile, with what Google loses (`consequence`). Images
-/// compile Googlebot-Image's rules instead (`blocked-image`).
+/// robots.txt disallows, per audited profile (but those expected blocked: they are meant to read
+/// neither the pages nor their assets), with what the profile's crawler loses
+/// (`consequence(profile)`). Images compile Googlebot-Image's rules instead (`blocked-image`).
 pub(crate) fn report_blocked_assets(
     site: &Site,
     kind: AssetKind,
-    consequence: &str,
+    consequence: fn(&Profile) -> String,
     out: &mut Findings<'_>,
 ) {
-    for (index, profile) in profiles(site) {
+    for (index, profile) in profiles_meant_to_crawl(site) {
         for asset in site.resources() {
             let Some(verdict) = asset.verdict(index).filter(|v| !v.allowed) else {
                 continue;
@@ -71,10 +72,10 @@ pub(crate) fn report_blocked_assets(
                 asset,
                 kind,
                 verdict,
-                crawler: &profile.name,
+                crawler: profile.display_name(),
                 verdict_evidence: verdict_evidence(site, index, &asset.url),
                 profile_index: index,
-                consequence,
+                consequence: consequence(profile),
             };
             if let Some(report) = blocked_asset_report(site, &blocked) {
                 out.report(report.profile(&profile.name));

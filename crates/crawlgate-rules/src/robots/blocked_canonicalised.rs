@@ -1,4 +1,4 @@
-use crate::support::{canonical_evidence, profiles, verdict_evidence};
+use crate::support::{canonical_evidence, profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -27,6 +27,9 @@ declare_rule! {
     /// Let Google crawl the duplicates so it can read their canonical: remove or narrow the
     /// Disallow rule quoted in the evidence. Keep the `rel="canonical"`, and link internally to the
     /// canonical URL.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): they are
+    /// meant to read neither the page nor its canonical.
     pub struct BlockedCanonicalised {
         id: "robots/blocked-canonicalised",
         severity: Warning,
@@ -36,7 +39,7 @@ declare_rule! {
 
 impl Rule for BlockedCanonicalised {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for (resource, page) in site.fetched() {
                 // Google uses canonicals of 200 pages only.
                 if page.status != 200 || resource.verdict(index).is_none_or(|v| v.allowed) {
@@ -54,9 +57,9 @@ impl Rule for BlockedCanonicalised {
                     Occurrence::new(
                         resource.url.as_str(),
                         format!(
-                            "disallowed for {} but declares {target} canonical; Google cannot \
-                             read the canonical of a page it may not crawl",
-                            profile.name
+                            "disallowed for {crawler} but declares {target} canonical; \
+                             {crawler} cannot read the canonical of a page it may not crawl",
+                            crawler = profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

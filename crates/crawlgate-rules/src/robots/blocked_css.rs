@@ -2,7 +2,7 @@ use crate::robots::assets::report_blocked_assets;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Rule};
-use crawlgate_core::signals::AssetKind;
+use crawlgate_core::signals::{AssetKind, Profile};
 
 declare_rule! {
     /// ## What it does
@@ -26,6 +26,9 @@ declare_rule! {
     /// ## How to fix
     /// Allow crawling of the stylesheets: remove or narrow the Disallow rule quoted in the
     /// evidence, or add a more specific rule such as `Allow: /assets/*.css` to the same group.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): they are
+    /// meant to read neither the pages nor their stylesheets.
     pub struct BlockedCss {
         id: "robots/blocked-css",
         severity: Error,
@@ -35,11 +38,16 @@ declare_rule! {
 
 impl Rule for BlockedCss {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        report_blocked_assets(
-            site,
-            AssetKind::Stylesheet,
-            "Google renders those pages without it",
-            out,
-        );
+        report_blocked_assets(site, AssetKind::Stylesheet, consequence, out);
+    }
+}
+
+/// Google renders pages as a browser does; of other crawlers, say only what is certain.
+fn consequence(profile: &Profile) -> String {
+    let crawler = profile.display_name();
+    if profile.is_google() {
+        format!("{crawler} renders those pages without it")
+    } else {
+        format!("{crawler} reads those pages without it")
     }
 }

@@ -37,7 +37,8 @@ declare_rule! {
     /// ## How to fix
     /// Allow crawling of the images you want in search: remove or narrow the Disallow rule quoted
     /// in the evidence, or add `Allow: /uploads/` to the group Googlebot-Image obeys. If the images
-    /// should stay out of Google Images, the block is intended and you can turn this rule off.
+    /// should stay out of Google Images, the block is intended: declare it with
+    /// `--expect-blocked googlebot-image` (this rule then stays quiet) or turn the rule off.
     pub struct BlockedImage {
         id: "robots/blocked-image",
         severity: Warning,
@@ -50,6 +51,9 @@ impl Rule for BlockedImage {
         let Some((index, reporting)) = reporting_profile(site) else {
             return;
         };
+        if site.expects_blocked(index) {
+            return; // Google's image crawler is meant to stay out
+        }
         let Some(mut verdicts) = ImageVerdicts::new(site) else {
             return;
         };
@@ -68,7 +72,8 @@ impl Rule for BlockedImage {
                 crawler: "Googlebot-Image",
                 verdict_evidence: verdict.evidence(IMAGE_CRAWLER, robots),
                 profile_index: index,
-                consequence: "Google cannot show it in Google Images or as a page's image",
+                consequence: "Google cannot show it in Google Images or as a page's image"
+                    .to_owned(),
             };
             if let Some(report) = blocked_asset_report(site, &blocked) {
                 out.report(report.profile(&reporting.name));

@@ -2,7 +2,7 @@ use crate::robots::assets::report_blocked_assets;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Rule};
-use crawlgate_core::signals::AssetKind;
+use crawlgate_core::signals::{AssetKind, Profile};
 
 declare_rule! {
     /// ## What it does
@@ -26,6 +26,9 @@ declare_rule! {
     /// Allow crawling of the scripts pages need: remove or narrow the Disallow rule quoted in the
     /// evidence, or add a more specific rule such as `Allow: /static/js/` to the same group. Keep
     /// blocking only endpoints that pages do not need to render.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): they are
+    /// meant to read neither the pages nor their scripts.
     pub struct BlockedJs {
         id: "robots/blocked-js",
         severity: Error,
@@ -35,11 +38,16 @@ declare_rule! {
 
 impl Rule for BlockedJs {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        report_blocked_assets(
-            site,
-            AssetKind::Script,
-            "Google renders those pages without running it",
-            out,
-        );
+        report_blocked_assets(site, AssetKind::Script, consequence, out);
+    }
+}
+
+/// Google renders pages as a browser does; of other crawlers, say only what is certain.
+fn consequence(profile: &Profile) -> String {
+    let crawler = profile.display_name();
+    if profile.is_google() {
+        format!("{crawler} renders those pages without running it")
+    } else {
+        format!("{crawler} reads those pages without running it")
     }
 }

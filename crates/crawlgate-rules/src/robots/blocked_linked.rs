@@ -1,4 +1,4 @@
-use crate::support::{link_evidence, profiles, verdict_evidence};
+use crate::support::{link_evidence, profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -24,6 +24,9 @@ declare_rule! {
     /// ## How to fix
     /// If the URL must stay out of search results, allow crawling and use `noindex` instead. If it
     /// only wastes crawling, stop linking to it (or mark the links `rel="nofollow"`).
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): linking to
+    /// pages such a crawler must not read is normal, and the block is what you want.
     pub struct BlockedLinked {
         id: "robots/blocked-linked",
         severity: Warning,
@@ -33,7 +36,7 @@ declare_rule! {
 
 impl Rule for BlockedLinked {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for resource in site.resources() {
                 let links = &resource.inbound_links;
                 if resource.kind != ResourceKind::Page
@@ -47,7 +50,8 @@ impl Rule for BlockedLinked {
                         resource.url.as_str(),
                         format!(
                             "disallowed for {} but linked {} time(s) from crawled pages with followed links",
-                            profile.name, links.followed
+                            profile.display_name(),
+                            links.followed
                         ),
                     )
                     .profile(&profile.name)

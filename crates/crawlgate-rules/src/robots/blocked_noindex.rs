@@ -1,4 +1,4 @@
-use crate::support::{directive_evidence, profiles, verdict_evidence};
+use crate::support::{directive_evidence, profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -26,6 +26,9 @@ declare_rule! {
     /// Decide what you want. To keep the URL out of search results, remove the Disallow rule so
     /// Google can crawl the page and read its noindex (once it has dropped out, you may block it
     /// again). If the goal is only to save crawling, keep the Disallow and drop the noindex.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): they are
+    /// meant never to read the page, noindex or not.
     pub struct BlockedNoindex {
         id: "robots/blocked-noindex",
         severity: Error,
@@ -35,7 +38,7 @@ declare_rule! {
 
 impl Rule for BlockedNoindex {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for (resource, page) in site.fetched() {
                 if resource.verdict(index).is_none_or(|v| v.allowed) {
                     continue;
@@ -49,7 +52,7 @@ impl Rule for BlockedNoindex {
                         resource.url.as_str(),
                         format!(
                             "robots.txt disallows this URL for {}, so the noindex it carries is never read; the URL can still be indexed from links, without content",
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

@@ -1,5 +1,6 @@
 use crate::support::{
-    count, link_evidence, listing_evidence, profiles, response_evidence, verdict_evidence,
+    count, link_evidence, listing_evidence, profiles_meant_to_crawl, response_evidence,
+    verdict_evidence,
 };
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
@@ -29,6 +30,9 @@ declare_rule! {
     /// Run the audit without `--obey-robots` (crawlgate then fetches disallowed URLs for diagnosis
     /// only, and reports `robots/blocked-noindex` where it applies). If these URLs should not be
     /// indexed, allow crawling and give them a `noindex` instead of the Disallow.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): what the
+    /// page says does not matter to a crawler meant never to read it.
     pub struct BlockedUnverifiable {
         id: "robots/blocked-unverifiable",
         severity: Notice,
@@ -38,7 +42,7 @@ declare_rule! {
 
 impl Rule for BlockedUnverifiable {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for resource in site.resources() {
                 if !matches!(
                     resource.state,
@@ -68,7 +72,7 @@ impl Rule for BlockedUnverifiable {
                         format!(
                             "disallowed for {} and not fetched (--obey-robots), so whether it \
                              carries a noindex is unknown; it is {found}",
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

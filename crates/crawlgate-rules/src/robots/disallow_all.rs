@@ -29,6 +29,10 @@ declare_rule! {
     /// Remove the `Disallow: /` line quoted in the evidence (or narrow it to the areas that really
     /// must not be crawled), and make sure the staging configuration cannot reach production again.
     /// To keep a private site out of search, use authentication instead.
+    ///
+    /// For a crawler declared expected-blocked (`--expect-blocked gptbot`, `expect_blocked` in
+    /// crawlgate.toml) the whole site disallowed is the wanted state: the finding is then a
+    /// notice that confirms the block and quotes the line that makes it.
     pub struct DisallowAll {
         code: crawlgate_core::robots::lint::Code::DisallowAll,
         summary: "robots.txt disallows the whole site (or the start URL) for an audited crawler",
@@ -46,11 +50,27 @@ impl Rule for DisallowAll {
             };
             for (index, profile) in profiles(site) {
                 let agent = file.parsed.agent(&tokens(profile));
+                let expected = site.expects_blocked(index);
                 // `/` itself: robots lint words it, naming the group that decides.
                 if let Some(rule) = agent
                     .deciding_rule("/")
                     .filter(|rule| rule.directive == Directive::Disallow)
                 {
+                    if expected {
+                        out.report(confirmation(
+                            file,
+                            rule.line,
+                            &format!(
+                                "`/` is disallowed for {} by `Disallow: {}`, as declared \
+                                 (expected blocked): robots.txt keeps it out of the site",
+                                profile.display_name(),
+                                rule.pattern
+                            ),
+                            verdict_evidence(site, index, &root),
+                            profile,
+                        ));
+                        continue;
+                    }
                     // One line can decide for `*` and for named crawlers alike (a group with
                     // several user-agent lines); prefer the wording naming this crawler.
                     let at_line: Vec<_> = lint_issues(site, file, Self::META.id)
@@ -81,13 +101,30 @@ impl Rule for DisallowAll {
                 else {
                     continue;
                 };
+                if expected {
+                    out.report(confirmation(
+                        file,
+                        rule.line,
+                        &format!(
+                            "the start URL {start} is disallowed for {} by `Disallow: {}`, as \
+                             declared (expected blocked)",
+                            profile.display_name(),
+                            rule.pattern
+                        ),
+                        start_verdict(file, profile, start),
+                        profile,
+                    ));
+                    continue;
+                }
                 out.report(
                     Occurrence::new(
                         file.url.as_str(),
                         format!(
                             "line {}: the start URL {start} is disallowed for {} by `Disallow: {}`: \
                              it cannot enter the site there",
-                            rule.line, profile.name, rule.pattern
+                            rule.line,
+                            profile.display_name(),
+                            rule.pattern
                         ),
                     )
                     .severity(Severity::Critical)
@@ -98,6 +135,21 @@ impl Rule for DisallowAll {
             }
         }
     }
+}
+
+/// The notice confirming that an expected-blocked crawler is kept out (`text` without the line
+/// number, which leads).
+fn confirmation(
+    file: &RobotsFile,
+    line: u32,
+    text: &str,
+    verdict: crawlgate_core::Evidence,
+    profile: &Profile,
+) -> Occurrence {
+    Occurrence::new(file.url.as_str(), format!("line {line}: {text}"))
+        .severity(Severity::Notice)
+        .profile(&profile.name)
+        .evidence(verdict)
 }
 
 fn tokens(profile: &Profile) -> Vec<&str> {

@@ -1,5 +1,5 @@
 use crate::robots::files::{audited_files, lint_issues, lint_report};
-use crate::support::profiles;
+use crate::support::profiles_meant_to_crawl;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Rule};
@@ -31,6 +31,9 @@ declare_rule! {
     /// ## How to fix
     /// Repeat in the crawler's own group every `*` rule that should also apply to it (the finding
     /// lists them), or remove the specific group if the `*` group is enough.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): what
+    /// their group lets through is reported page by page by `robots/expected-blocked-allowed`.
     pub struct GroupShadowsGlobal {
         code: crawlgate_core::robots::lint::Code::GroupShadowsGlobal,
         summary: "A crawler's own group makes it ignore the Disallow rules of the `*` group",
@@ -43,7 +46,7 @@ impl Rule for GroupShadowsGlobal {
             if file.effect != RobotsEffect::Rules {
                 continue;
             }
-            for (_, profile) in profiles(site) {
+            for (_, profile) in profiles_meant_to_crawl(site) {
                 let tokens: Vec<&str> = profile.robots_tokens.iter().map(String::as_str).collect();
                 let agent = file.parsed.agent(&tokens);
                 let selection = agent.selection();

@@ -1,4 +1,4 @@
-use crate::support::{link_evidence, listing_evidence, profiles, verdict_evidence};
+use crate::support::{link_evidence, listing_evidence, profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::{ReferenceKind, Resource, ResourceKind, ResourceState};
@@ -28,6 +28,9 @@ declare_rule! {
     /// Redirect to a crawlable URL (update the redirect to the page's current address), or allow
     /// the target if it should be crawled. Update links and sitemaps to point straight to the final
     /// URL.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): a
+    /// redirect that ends where they may not go keeps them out, as wanted.
     pub struct RedirectToBlocked {
         id: "robots/redirect-to-blocked",
         severity: Warning,
@@ -37,7 +40,7 @@ declare_rule! {
 
 impl Rule for RedirectToBlocked {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for resource in site.resources() {
                 let ResourceState::Redirected {
                     hops, final_url, ..
@@ -73,9 +76,9 @@ impl Rule for RedirectToBlocked {
                     Occurrence::new(
                         resource.url.as_str(),
                         format!(
-                            "{place} {blocked}, which robots.txt disallows for {}; Google stops \
-                             there",
-                            profile.name
+                            "{place} {blocked}, which robots.txt disallows for {crawler}; \
+                             {crawler} stops there",
+                            crawler = profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

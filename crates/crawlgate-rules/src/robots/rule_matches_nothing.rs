@@ -64,7 +64,7 @@ impl Rule for RuleMatchesNothing {
                         .entry(rule.line)
                         .or_insert_with(|| (rule, Vec::new()))
                         .1
-                        .push(&profile.name);
+                        .push(profile.display_name());
                 }
             }
             if obeyed.is_empty() {

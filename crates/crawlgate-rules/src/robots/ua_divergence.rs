@@ -2,6 +2,7 @@ use crate::support::verdict_evidence;
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
+use crawlgate_core::signals::Profile;
 use crawlgate_core::site::{NotFetchedReason, ResourceKind, ResourceState};
 
 declare_rule! {
@@ -27,8 +28,11 @@ declare_rule! {
     /// `/beta/page` is disallowed for Bingbot but allowed for Googlebot.
     ///
     /// ## How to fix
-    /// If the difference is intended, nothing. Otherwise align the groups: repeat in each crawler's
-    /// group the rules that should apply to every crawler.
+    /// If the difference is intended, nothing; for crawlers you block on purpose, declare them
+    /// expected-blocked (`--expect-blocked gptbot`): they are then left out of this comparison,
+    /// and `robots/expected-blocked-allowed` reports the pages they may still crawl. Otherwise
+    /// align the groups: repeat in each crawler's group the rules that should apply to every
+    /// crawler.
     pub struct UaDivergence {
         id: "robots/ua-divergence",
         severity: Notice,
@@ -38,7 +42,11 @@ declare_rule! {
 
 impl Rule for UaDivergence {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        if site.profiles.len() < 2 {
+        // Crawlers blocked on purpose differ from the others by design: left out.
+        let compared: Vec<usize> = (0..site.profiles.len())
+            .filter(|&index| !site.expects_blocked(index))
+            .collect();
+        if compared.len() < 2 {
             return;
         }
         for resource in site.resources() {
@@ -52,7 +60,9 @@ impl Rule for UaDivergence {
                 continue;
             }
             // Profile positions, disallowed first: the Disallow rule is the primary fact.
-            let (disallowed, allowed): (Vec<usize>, Vec<usize>) = (0..site.profiles.len())
+            let (disallowed, allowed): (Vec<usize>, Vec<usize>) = compared
+                .iter()
+                .copied()
                 .partition(|&index| resource.verdict(index).is_some_and(|v| !v.allowed));
             if allowed.is_empty() || disallowed.is_empty() {
                 continue;
@@ -61,7 +71,7 @@ impl Rule for UaDivergence {
                 indices
                     .iter()
                     .filter_map(|&index| site.profiles.get(index))
-                    .map(|profile| profile.name.as_str())
+                    .map(Profile::display_name)
                     .collect::<Vec<_>>()
                     .join(", ")
             };

@@ -1,5 +1,5 @@
 use super::evidence::sources_evidence;
-use crate::support::{profiles, verdict_evidence};
+use crate::support::{profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -23,6 +23,9 @@ declare_rule! {
     /// ## How to fix
     /// Add an `Allow:` for the sitemap's path (a longer rule wins: `Allow: /sitemap.xml`) or
     /// narrow the Disallow rule quoted in the evidence.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): sitemaps
+    /// announce URLs to the crawlers meant to crawl them.
     pub struct BlockedByRobots {
         id: "sitemap/blocked-by-robots",
         severity: Error,
@@ -32,7 +35,7 @@ declare_rule! {
 
 impl Rule for BlockedByRobots {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        for (index, profile) in profiles(site) {
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for sitemap in &site.sitemaps {
                 if site.verdict(index, &sitemap.url).allowed {
                     continue;
@@ -43,7 +46,7 @@ impl Rule for BlockedByRobots {
                         format!(
                             "robots.txt disallows this sitemap for {}, so it will not be fetched \
                              and none of its URLs announced",
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

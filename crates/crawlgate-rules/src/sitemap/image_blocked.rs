@@ -1,4 +1,5 @@
 use super::evidence::MAX_QUOTED;
+use crate::support::profiles_meant_to_crawl;
 use crawlgate_core::declare_rule;
 use crawlgate_core::robots::AgentRules;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -34,6 +35,9 @@ declare_rule! {
     /// ## How to fix
     /// Allow the image paths for Googlebot-Image (narrow the rule quoted in the evidence, or add
     /// a longer `Allow:`), or drop the images you do not want in image search from the sitemap.
+    ///
+    /// Not reported when Googlebot-Image is declared expected-blocked
+    /// (`--expect-blocked googlebot-image`): the images are then kept out on purpose.
     pub struct ImageBlocked {
         id: "sitemap/image-blocked",
         severity: Warning,
@@ -43,10 +47,10 @@ declare_rule! {
 
 impl Rule for ImageBlocked {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
-        let audits_google = site
-            .profiles
-            .iter()
-            .any(|profile| profile.name.starts_with("googlebot"));
+        // Google's crawlers meant to crawl; none when Googlebot-Image is kept out on purpose.
+        let audits_google = !site.expected_blocked.contains(IMAGE_CRAWLER)
+            && profiles_meant_to_crawl(site)
+                .any(|(_, profile)| profile.name.starts_with("googlebot"));
         let Some(crawler) = Profile::builtin(IMAGE_CRAWLER).filter(|_| audits_google) else {
             return;
         };

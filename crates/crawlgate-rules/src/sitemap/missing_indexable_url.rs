@@ -75,7 +75,7 @@ impl Rule for MissingIndexableUrl {
                     resource.url.as_str(),
                     format!(
                         "indexable for {} but not listed in {in_sitemaps}",
-                        profile.name
+                        profile.display_name()
                     ),
                 )
                 .profile(&profile.name)

@@ -61,8 +61,10 @@ impl Rule for OrphanUrl {
                 let links = &resource.inbound_links;
                 let linked_from_orphans = links.followed + links.qualified > 0;
                 let mut message = format!(
-                    "listed in {} but not linked from any page reachable from the start URL",
-                    first_sitemap(resource)
+                    "listed in {} and indexable for {}, but not linked from any page reachable \
+                     from the start URL",
+                    first_sitemap(resource),
+                    profile.display_name()
                 );
                 if linked_from_orphans {
                     message.push_str(" (only from pages that are themselves unlinked)");

@@ -1,4 +1,4 @@
-use crate::support::{listing_evidence, profiles, verdict_evidence};
+use crate::support::{listing_evidence, profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -23,6 +23,9 @@ declare_rule! {
     /// ## How to fix
     /// If the URL should be found in search, narrow or remove the Disallow rule quoted in the
     /// evidence. If it should not, take it out of the sitemap.
+    ///
+    /// Not reported for crawlers declared expected-blocked (`--expect-blocked gptbot`): a sitemap
+    /// lists URLs for search engines, and keeping such a crawler off them is what you want.
     pub struct UrlBlocked {
         id: "sitemap/url-blocked",
         severity: Error,
@@ -42,7 +45,7 @@ impl Rule for UrlBlocked {
                 };
                 // The crawl's stored verdicts, when it knows the URL (most sitemap URLs).
                 let known = site.resource(&url);
-                for (index, profile) in profiles(site) {
+                for (index, profile) in profiles_meant_to_crawl(site) {
                     let allowed = match known.and_then(|resource| resource.verdict(index)) {
                         Some(verdict) => verdict.allowed,
                         None => site.verdict(index, &url).allowed,
@@ -59,7 +62,8 @@ impl Rule for UrlBlocked {
                             url.as_str(),
                             format!(
                                 "listed in {} but disallowed for {} by robots.txt",
-                                sitemap.url, profile.name
+                                sitemap.url,
+                                profile.display_name()
                             ),
                         )
                         .profile(&profile.name)

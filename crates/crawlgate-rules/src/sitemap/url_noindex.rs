@@ -55,7 +55,7 @@ impl Rule for UrlNoindex {
                             "listed in {} but noindex for {}: the sitemap asks for a URL the page \
                              keeps out of the index",
                             first_sitemap(resource),
-                            profile.name
+                            profile.display_name()
                         ),
                     )
                     .profile(&profile.name)

@@ -51,8 +51,9 @@ impl Rule for UrlRedirects {
                 }
                 let status = hops.first().map_or(0, |hop| hop.status);
                 let mut message = format!(
-                    "listed in {} but answers {status}, redirecting to {final_url}",
-                    first_sitemap(resource)
+                    "listed in {} but answers {status}: {} is redirected to {final_url}",
+                    first_sitemap(resource),
+                    profile.display_name()
                 );
                 let mut severity = None;
                 let mut target_evidence = Vec::new();
@@ -61,8 +62,7 @@ impl Rule for UrlRedirects {
                         if let Indexability::NotIndexable(reason) = site.indexability(target, index)
                         {
                             message = format!(
-                                "{message}, which is not indexable for {}: {}",
-                                profile.name,
+                                "{message}, which is not indexable for it: {}",
                                 not_indexable_words(&reason)
                             );
                             severity = Some(Severity::Error);

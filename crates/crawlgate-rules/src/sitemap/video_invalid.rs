@@ -1,5 +1,5 @@
 use super::document::{Anchor, report_issues};
-use crate::support::{profiles, verdict_evidence};
+use crate::support::{profiles_meant_to_crawl, verdict_evidence};
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::{Evidence, Site};
@@ -28,7 +28,9 @@ declare_rule! {
     /// ## How to fix
     /// Give every `video:video` a thumbnail, a title, a description, and the URL of the media
     /// file (`content_loc`) or of the player (`player_loc`). Allow crawling of the video, player
-    /// and thumbnail URLs in robots.txt (the deciding rule is quoted in the evidence).
+    /// and thumbnail URLs in robots.txt (the deciding rule is quoted in the evidence). Files
+    /// disallowed for a crawler declared expected-blocked (`--expect-blocked gptbot`) are not
+    /// reported: it is kept out on purpose.
     pub struct VideoInvalid {
         code: crawlgate_core::sitemap::Code::VideoInvalid,
         summary: "A video sitemap entry lacks required tags, points its content at the page, or names files robots.txt disallows",
@@ -43,8 +45,8 @@ impl Rule for VideoInvalid {
             Anchor::Child(|entry, _| !entry.videos.is_empty()),
             out,
         );
-        // Files Google must fetch, disallowed.
-        for (index, profile) in profiles(site) {
+        // Files the crawler must fetch, disallowed (as wanted for an expected-blocked one).
+        for (index, profile) in profiles_meant_to_crawl(site) {
             for sitemap in site.sitemaps.iter().filter(|sitemap| !sitemap.is_index()) {
                 for entry in sitemap.entries().iter().filter(|e| !e.videos.is_empty()) {
                     for video in &entry.videos {
@@ -67,7 +69,9 @@ impl Rule for VideoInvalid {
                                     format!(
                                         "line {}: {tag} `{url}` of {} is disallowed for {} by \
                                          robots.txt, so the video cannot be indexed",
-                                        entry.line, entry.loc, profile.name
+                                        entry.line,
+                                        entry.loc,
+                                        profile.display_name()
                                     ),
                                 )
                                 .profile(&profile.name)

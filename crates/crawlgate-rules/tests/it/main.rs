@@ -3,6 +3,7 @@
 //! be a binary of its own.
 
 mod http_cases;
+mod intent;
 mod page_rules_hostile;
 mod robots;
 mod rules;

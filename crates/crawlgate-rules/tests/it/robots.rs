@@ -88,6 +88,50 @@ const CASES: &[Case] = &[
         },
     },
     Case {
+        rule: "robots/disallow-all",
+        file: "expected-blocked",
+        check: |findings| {
+            assert_eq!(findings.len(), 1, "{findings:#?}");
+            assert_eq!(findings[0].profile.as_deref(), Some("gptbot"));
+            assert_eq!(findings[0].severity, Severity::Notice);
+            assert!(
+                findings[0]
+                    .message
+                    .contains("disallowed for GPTBot by `Disallow: /`, as declared"),
+                "{findings:#?}"
+            );
+        },
+    },
+    Case {
+        rule: "robots/ua-divergence",
+        file: "expected-blocked",
+        check: |findings| assert!(findings.is_empty(), "{findings:#?}"),
+    },
+    Case {
+        rule: "robots/expected-blocked-allowed",
+        file: "missing-robots",
+        check: |findings| {
+            assert_eq!(findings.len(), 1, "{findings:#?}");
+            assert_eq!(findings[0].url, "http://site.test/robots.txt");
+            assert!(
+                findings[0].message.starts_with(
+                    "GPTBot is declared expected-blocked, but robots.txt answered 404, which \
+                     leaves no rule to keep it from 2 crawled indexable pages: "
+                ),
+                "{findings:#?}"
+            );
+            assert!(matches!(
+                findings[0].evidence[0],
+                Evidence::RobotsFetch { .. }
+            ));
+        },
+    },
+    Case {
+        rule: "robots/expected-blocked-allowed",
+        file: "on-purpose",
+        check: |findings| assert!(findings.is_empty(), "{findings:#?}"),
+    },
+    Case {
         rule: "robots/ua-divergence",
         file: "one-profile",
         check: |findings| assert!(findings.is_empty(), "{findings:#?}"),

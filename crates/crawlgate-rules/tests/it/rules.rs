@@ -72,6 +72,7 @@ rule_tests! {
         blocked_canonicalised => BlockedCanonicalised,
         redirect_to_blocked => RedirectToBlocked,
         blocked_unverifiable => BlockedUnverifiable,
+        expected_blocked_allowed => ExpectedBlockedAllowed,
     }
     http {
         start_url_error => StartUrlError,

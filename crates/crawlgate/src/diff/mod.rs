@@ -36,7 +36,14 @@ pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
         match after_pages.get(url.as_str()) {
             Some(new) => {
                 compared += 1;
-                pages::compare_page(old, new, &after_pages, map, &mut findings);
+                pages::compare_page(
+                    old,
+                    new,
+                    &after_pages,
+                    map,
+                    &after.target.expected_blocked,
+                    &mut findings,
+                );
             }
             None => pages::page_gone(url, old, &mut findings),
         }
@@ -245,6 +252,46 @@ mod tests {
         );
         let diff = compare(&before, &after, &map).diff.unwrap();
         assert_eq!((diff.pages_compared, diff.pages_only_after), (3, 1));
+    }
+
+    #[test]
+    fn a_newly_blocked_expected_blocked_crawler_is_a_confirming_notice() {
+        let with_gptbot = |allowed: bool| {
+            let mut page = page("https://e.test/a", "fetched", 200, None, &[]);
+            let mut view = page.profiles["googlebot"].clone();
+            view.allowed = allowed;
+            view.robots_rule = (!allowed).then(|| "line 5: Disallow: /".to_owned());
+            page.profiles.insert("gptbot".to_owned(), view);
+            report("e.test", vec![page])
+        };
+        let before = with_gptbot(true);
+        let mut after = with_gptbot(false);
+        let newly_blocked = |after: &Report| {
+            compare(&before, after, &UrlMap::new())
+                .findings
+                .into_iter()
+                .map(|f| f.finding)
+                .find(|f| f.rule == "diff/newly-blocked")
+                .expect("diff/newly-blocked")
+        };
+        let undeclared = newly_blocked(&after);
+        assert_eq!(undeclared.severity, Severity::Error);
+        assert!(
+            undeclared
+                .message
+                .starts_with("GPTBot may no longer crawl this page: ")
+        );
+        after.target.profiles.push("gptbot".to_owned());
+        after.target.expected_blocked.push("gptbot".to_owned());
+        let declared = newly_blocked(&after);
+        assert_eq!(declared.severity, Severity::Notice);
+        assert!(
+            declared.message.starts_with(
+                "GPTBot may no longer crawl this page, as declared (expected blocked): "
+            ),
+            "{}",
+            declared.message
+        );
     }
 
     #[test]

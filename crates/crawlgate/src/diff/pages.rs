@@ -2,6 +2,7 @@
 //! the fact on each side as [`Evidence::Change`].
 
 use crawlgate_core::rule::RuleMeta;
+use crawlgate_core::signals::Profile;
 use crawlgate_core::{Evidence, Finding, Severity};
 use crawlgate_report::{PageRecord, ProfileView, Report, UrlMap};
 use crawlgate_rules::diff::{
@@ -51,11 +52,13 @@ fn side(
 }
 
 /// Compares one page known to both audits (`old` from the earlier one, its URLs not yet mapped).
+/// `expected_blocked` names the later audit's expected-blocked profiles.
 pub(super) fn compare_page(
     old: &PageRecord,
     new: &PageRecord,
     after: &AfterPages<'_>,
     map: &UrlMap,
+    expected_blocked: &[String],
     out: &mut Vec<Finding>,
 ) {
     status(old, new, map, out);
@@ -65,7 +68,8 @@ pub(super) fn compare_page(
         let Some(old_view) = old.profiles.get(profile) else {
             continue;
         };
-        robots(old, old_view, new, new_view, profile, out);
+        let expected = expected_blocked.contains(profile);
+        robots(old, old_view, new, new_view, profile, expected, out);
         noindex(old, old_view, new, new_view, profile, out);
         snippet(old, old_view, new, new_view, profile, out);
     }
@@ -289,31 +293,49 @@ fn verdict_side(label: &str, page: &PageRecord, view: &ProfileView) -> Evidence 
     }
 }
 
+/// A page newly disallowed for `profile`: an error, or a notice confirming the block when the
+/// later audit declares the profile expected-blocked (`--expect-blocked`).
 fn robots(
     old: &PageRecord,
     old_view: &ProfileView,
     new: &PageRecord,
     new_view: &ProfileView,
     profile: &str,
+    expected: bool,
     out: &mut Vec<Finding>,
 ) {
     if !old_view.allowed || new_view.allowed {
         return;
     }
     let rule = new_view.robots_rule.as_deref().unwrap_or("robots.txt");
-    out.push(finding(
+    let crawler = crawler_name(profile);
+    let as_declared = if expected {
+        ", as declared (expected blocked)"
+    } else {
+        ""
+    };
+    let mut blocked = finding(
         &NewlyBlocked::META,
         &new.url,
         Some(profile),
         format!(
-            "{profile} may no longer crawl this page: {} disallows it ({rule})",
+            "{crawler} may no longer crawl this page{as_declared}: {} disallows it ({rule})",
             robots_url(&new.url)
         ),
         [
             verdict_side("before", old, old_view),
             verdict_side("after", new, new_view),
         ],
-    ));
+    );
+    if expected {
+        blocked.severity = Severity::Notice;
+    }
+    out.push(blocked);
+}
+
+/// The crawler a profile name stands for, as messages name it (`GPTBot`).
+fn crawler_name(profile: &str) -> String {
+    Profile::builtin(profile).map_or_else(|| profile.to_owned(), |p| p.display_name().to_owned())
 }
 
 fn directive_list(view: &ProfileView) -> String {
@@ -340,8 +362,9 @@ fn noindex(
         &new.url,
         Some(profile),
         format!(
-            "the page is noindex for {profile} now (meta robots or X-Robots-Tag: {}); it was not \
+            "the page is noindex for {} now (meta robots or X-Robots-Tag: {}); it was not \
              before",
+            crawler_name(profile),
             directive_list(new_view)
         ),
         [
@@ -389,7 +412,8 @@ fn snippet(
         &new.url,
         Some(profile),
         format!(
-            "the snippet directives for {profile} changed: {} before, {} after",
+            "the snippet directives for {} changed: {} before, {} after",
+            crawler_name(profile),
             words(&before),
             words(&after)
         ),

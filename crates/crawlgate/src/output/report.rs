@@ -20,7 +20,7 @@ pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -
         text,
         "crawlgate audited {} for {}: {} pages crawled, {} URLs known",
         report.target.start_url,
-        report.target.profiles.join(", "),
+        report.target.profiles_described(),
         summary.pages_crawled,
         summary.urls_known
     );
