@@ -2,14 +2,13 @@
 //! robots.txt handling. They build a [`CrawlConfig`] and [`HttpOptions`]; every default is the
 //! library's.
 
-use crate::commands::input::read_url_list;
+use crate::commands::input::{read_at_most, read_url_list};
 use crate::commands::net::{self, ConnectArgs};
 use anyhow::{Context as _, bail};
 use crawlgate::crawl::{Bounds, CrawlConfig, CrawlMode};
 use crawlgate::signals::Profile;
 use crawlgate::site::{RobotsOverride, origin_of};
 use crawlgate::{HttpOptions, Pace, Retry, UrlPattern};
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use url::Url;
@@ -315,13 +314,9 @@ pub(crate) fn parse_robots_override(text: &str) -> Result<(String, PathBuf), Str
 
 /// The override file's bytes, named by its path.
 fn read_robots_override(path: &Path) -> anyhow::Result<RobotsOverride> {
-    let context = || format!("--robots-override: cannot read `{}`", path.display());
-    let file = std::fs::File::open(path).with_context(context)?;
-    let mut body = Vec::new();
-    file.take(MAX_ROBOTS_OVERRIDE_BYTES + 1)
-        .read_to_end(&mut body)
-        .with_context(context)?;
-    if body.len() as u64 > MAX_ROBOTS_OVERRIDE_BYTES {
+    let (body, complete) = read_at_most(path, MAX_ROBOTS_OVERRIDE_BYTES)
+        .with_context(|| format!("--robots-override: cannot read `{}`", path.display()))?;
+    if !complete {
         anyhow::bail!(
             "--robots-override: `{}` is larger than {} MiB: not a robots.txt",
             path.display(),

@@ -6,7 +6,7 @@ use crawlgate::robots::GOOGLE_MAX_ROBOTS_BYTES;
 use crawlgate::site::{RobotsEffect, RobotsFile};
 use crawlgate::{HttpOptions, fetch_robots};
 use std::io::{BufRead, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use url::Url;
 
 /// A URL line of `--urls-from` longer than this is an error, so one line cannot fill memory.
@@ -49,16 +49,19 @@ pub(crate) fn fetch(url: &Url, http: &HttpOptions) -> anyhow::Result<RobotsFile>
 
 /// Reads at most `limit` bytes of a robots.txt file, and whether that was the whole file.
 pub(crate) fn read_robots(file: &str, limit: usize) -> anyhow::Result<(Vec<u8>, bool)> {
-    let context = || format!("cannot read robots.txt file `{file}`");
-    let opened = std::fs::File::open(file).with_context(context)?;
+    read_at_most(Path::new(file), u64::try_from(limit).unwrap_or(u64::MAX))
+        .with_context(|| format!("cannot read robots.txt file `{file}`"))
+}
+
+/// The first `limit` bytes of the file at `path`, and whether that was the whole file: a file
+/// the user names is never read whole into memory before its size is known.
+pub(crate) fn read_at_most(path: &Path, limit: u64) -> std::io::Result<(Vec<u8>, bool)> {
     let mut body = Vec::new();
-    let wanted = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
-    opened
-        .take(wanted)
-        .read_to_end(&mut body)
-        .with_context(context)?;
-    let complete = body.len() <= limit;
-    body.truncate(limit);
+    std::fs::File::open(path)?
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut body)?;
+    let complete = body.len() as u64 <= limit;
+    body.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     Ok((body, complete))
 }
 

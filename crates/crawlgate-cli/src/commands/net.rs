@@ -2,9 +2,9 @@
 //! synchronous), telling a URL argument from a file path, and how they connect: the root
 //! certificates of `--ca-cert`, the host names of `--resolve`.
 
+use crate::commands::input::read_at_most;
 use anyhow::Context;
 use crawlgate::Access;
-use std::io::Read as _;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use url::Url;
@@ -111,12 +111,8 @@ fn read_ca_certs(paths: &[PathBuf]) -> anyhow::Result<Vec<Vec<u8>>> {
 
 fn read_ca_cert(path: &Path) -> anyhow::Result<Vec<u8>> {
     let context = || format!("cannot use the CA certificate `{}`", path.display());
-    let file = std::fs::File::open(path).with_context(context)?;
-    let mut bytes = Vec::new();
-    file.take(MAX_CA_CERT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(context)?;
-    if bytes.len() as u64 > MAX_CA_CERT_BYTES {
+    let (bytes, complete) = read_at_most(path, MAX_CA_CERT_BYTES).with_context(context)?;
+    if !complete {
         return Err(anyhow::anyhow!(
             "larger than {} MiB: not a certificate file",
             MAX_CA_CERT_BYTES / 1024 / 1024
