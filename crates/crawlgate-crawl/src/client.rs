@@ -12,7 +12,7 @@
 use crate::resolve::{ResolveError, resolvable_host};
 use crate::roots::root_certificates;
 use crate::{Access, HttpOptions};
-use crawlgate_core::crawl::{Request, Response, Scope};
+use crawlgate_core::crawl::{Request, Response, SiteScope};
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::http::HeaderLine;
 use crawlgate_core::site::{FailureKind, Received};
@@ -65,16 +65,14 @@ pub struct Fetcher {
 struct Credentials {
     headers: HeaderMap,
     basic_auth: Option<crate::BasicAuth>,
-    /// Receives them: URLs `scope` holds for a crawl from `start`. `None` until
+    /// Receives them: the URLs of the audited site. `None` until
     /// [`Fetcher::send_credentials_to`] says: a fetcher sends credentials nowhere by default.
-    scope: Option<(Url, Scope)>,
+    site: Option<SiteScope>,
 }
 
 impl Credentials {
     fn covers(&self, url: &Url) -> bool {
-        self.scope
-            .as_ref()
-            .is_some_and(|(start, scope)| scope.contains(start, url))
+        self.site.as_ref().is_some_and(|site| site.contains(url))
     }
 }
 
@@ -107,21 +105,21 @@ impl Fetcher {
                 Arc::new(Credentials {
                     headers,
                     basic_auth: http.access.basic_auth.clone(),
-                    scope: None,
+                    site: None,
                 })
             }),
         })
     }
 
-    /// Send [`HttpOptions::access`] with requests to the URLs `scope` holds for a crawl from
-    /// `start`, and with no other request (each redirect hop is checked on its own).
+    /// Send [`HttpOptions::access`] with requests to the URLs of `site`, and with no other
+    /// request (each redirect hop is checked on its own).
     #[must_use]
-    pub fn send_credentials_to(mut self, start: &Url, scope: &Scope) -> Self {
+    pub fn send_credentials_to(mut self, site: &SiteScope) -> Self {
         if let Some(credentials) = &self.credentials {
             self.credentials = Some(Arc::new(Credentials {
                 headers: credentials.headers.clone(),
                 basic_auth: credentials.basic_auth.clone(),
-                scope: Some((start.clone(), scope.clone())),
+                site: Some(site.clone()),
             }));
         }
         self

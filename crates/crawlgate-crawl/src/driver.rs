@@ -52,10 +52,10 @@ pub async fn crawl(
         http.access.basic_auth = from_url;
     }
     let http = &http;
+    let crawl = Crawl::new(config)?;
     let fetcher = Fetcher::new(http)
         .map_err(|error| CrawlError::HttpClient(error.to_string()))?
-        .send_credentials_to(&config.start_url, &config.scope);
-    let crawl = Crawl::new(config)?;
+        .send_credentials_to(crawl.site_scope());
     let mut driver = Driver {
         preparer: crawl.preparer(),
         crawl,

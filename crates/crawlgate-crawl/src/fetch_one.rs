@@ -3,7 +3,7 @@
 
 use crate::HttpOptions;
 use crate::client::Fetcher;
-use crawlgate_core::crawl::{Bounds, Response, Scope};
+use crawlgate_core::crawl::{Bounds, Response, SiteScope};
 use crawlgate_core::site::{FailureKind, RobotsFile, origin_of, robots_url_of};
 use std::collections::HashSet;
 use url::Url;
@@ -53,7 +53,7 @@ fn single_fetcher(url: &mut Url, http: &HttpOptions) -> Result<Fetcher, crate::C
     } else {
         Fetcher::new(http)?
     };
-    Ok(fetcher.send_credentials_to(url, &Scope::default()))
+    Ok(fetcher.send_credentials_to(&SiteScope::of_origin(url)))
 }
 
 /// Bounds of a sitemap walk (the crawl's defaults: index depth 3, 1,000 sitemaps, 51 MiB a file).

@@ -233,6 +233,49 @@ pub fn subdomain_root(start: &Url) -> Cow<'_, str> {
     }
 }
 
+/// Which URLs belong to the audited site, as the crawl decides it: the [`Scope`] around the
+/// start URL (subdomains under its registrable domain when asked), plus, in list mode, the
+/// origins of the listed URLs. [`super::Crawl::site_scope`] gives it to code outside the state
+/// machine that must decide the same way (the HTTP client sends credentials only there).
+#[derive(Debug, Clone)]
+pub struct SiteScope {
+    start: Url,
+    /// The start host's [`subdomain_root`], computed once.
+    root: String,
+    scope: Scope,
+    listed_origins: BTreeSet<String>,
+}
+
+impl SiteScope {
+    pub(crate) fn new(start: &Url, scope: &Scope, listed_origins: BTreeSet<String>) -> Self {
+        Self {
+            start: start.clone(),
+            root: subdomain_root(start).into_owned(),
+            scope: scope.clone(),
+            listed_origins,
+        }
+    }
+
+    /// The origin of `url` alone (a single robots.txt or sitemap fetch).
+    pub fn of_origin(url: &Url) -> Self {
+        Self::new(url, &Scope::default(), BTreeSet::new())
+    }
+
+    /// Whether `url` belongs to the audited site.
+    pub fn contains(&self, url: &Url) -> bool {
+        self.scope.contains_under(&self.start, &self.root, url)
+            || (!self.listed_origins.is_empty()
+                && self
+                    .listed_origins
+                    .contains(crate::site::origin_of(url).as_ref()))
+    }
+
+    /// Whether `origin` is one of the listed URLs' (list mode).
+    pub(crate) fn lists_origin(&self, origin: &str) -> bool {
+        self.listed_origins.contains(origin)
+    }
+}
+
 /// Whether `entry` is an origin (`https://host[:port]`, the scheme's port when none is written)
 /// and `url` is on it.
 fn is_origin_of(entry: &str, url: &Url) -> bool {

@@ -3,7 +3,6 @@
 
 use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, SitemapSlot, Slot, Via};
 use crate::signals::{AssetKind, LinkRel};
-use crate::site::origin_of;
 use crate::site::{
     Bound, InboundLinks, LinkSample, NotFetchedReason, Reference, ReferenceKind, Resource,
     ResourceKind, ResourceState, SitemapCycle, SitemapFile, SitemapListing, SitemapSource,
@@ -48,11 +47,7 @@ impl Crawl {
     }
 
     pub(super) fn in_scope(&self, url: &Url) -> bool {
-        self.config
-            .scope
-            .contains_under(&self.config.start_url, &self.subdomain_root, url)
-            || (!self.listed_origins.is_empty()
-                && self.listed_origins.contains(origin_of(url).as_ref()))
+        self.site_scope.contains(url)
     }
 
     /// Whether the include/exclude patterns leave the in-scope page `url` unfetched.

@@ -24,7 +24,7 @@ mod prepare;
 mod recording;
 mod requests;
 
-pub use config::{Bounds, CrawlConfig, CrawlMode, Exclusion, Scope, subdomain_root};
+pub use config::{Bounds, CrawlConfig, CrawlMode, Exclusion, Scope, SiteScope, subdomain_root};
 pub use offline::{BodyPart, CannedResponse, MAX_CANNED_BODY_BYTES, OfflineSite, run_offline};
 pub use prepare::{Prepared, Preparer};
 
@@ -214,10 +214,8 @@ enum Via<'a> {
 pub struct Crawl {
     config: CrawlConfig,
     start_origin: String,
-    /// The start host's registrable domain, for `include_subdomains` (computed once).
-    subdomain_root: String,
-    /// The origins of the listed URLs (list mode): in scope.
-    listed_origins: BTreeSet<String>,
+    /// Which URLs belong to the site (the scope, with the listed URLs' origins in list mode).
+    site_scope: SiteScope,
     next_id: u64,
     in_flight: FastMap<RequestId, Purpose>,
     stopped: Option<Stop>,
@@ -292,11 +290,10 @@ impl Crawl {
             }
         }
         let start_origin = origin_of(start).into_owned();
-        let subdomain_root = config::subdomain_root(start).into_owned();
+        let site_scope = SiteScope::new(start, &config.scope, listed_origins);
         let mut crawl = Self {
             start_origin,
-            subdomain_root,
-            listed_origins,
+            site_scope,
             next_id: 0,
             in_flight: FastMap::default(),
             stopped: None,
@@ -332,6 +329,11 @@ impl Crawl {
             crawl.discover_sitemap(&sitemap, SitemapSource::Configured, 0, None);
         }
         Ok(crawl)
+    }
+
+    /// Which URLs belong to the audited site, as this crawl decides it.
+    pub fn site_scope(&self) -> &SiteScope {
+        &self.site_scope
     }
 
     /// The configuration this crawl runs with.

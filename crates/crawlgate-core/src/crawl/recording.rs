@@ -76,7 +76,7 @@ impl Crawl {
     fn reads_sitemaps_of(&self, origin: &str, robots_url: &Url) -> bool {
         match self.config.mode {
             CrawlMode::FollowLinks => self.in_scope(robots_url),
-            CrawlMode::List => self.listed_origins.contains(origin),
+            CrawlMode::List => self.site_scope.lists_origin(origin),
             CrawlMode::SitemapOnly => origin == self.start_origin,
         }
     }

@@ -188,3 +188,21 @@ fn access_settings_are_checked_and_never_quoted() {
         "basic auth, cookie, header X-Staging-Token"
     );
 }
+
+#[tokio::test]
+async fn in_list_mode_the_listed_origins_get_the_secrets_too() {
+    let other = third_party().await;
+    let first = serve(staging(&other.url("/"))).await;
+    let second = serve(staging(&other.url("/"))).await;
+    let mut config = config(first.url("/new"));
+    config.mode = crawlgate_core::crawl::CrawlMode::List;
+    config.listed = vec![first.url("/new"), second.url("/listed")];
+    let http = HttpOptions {
+        access: access(),
+        ..http()
+    };
+    let (site, _) = run(config, &http).await;
+    assert_eq!(status(&site, &first.url("/new")), 200);
+    assert_eq!(status(&site, &second.url("/listed")), 200);
+    assert!(!saw_a_secret(&other));
+}
