@@ -91,6 +91,8 @@ fn one_signal_writes_a_partial_report(name: &str) {
     // Not killed by the signal: the command finished its work and chose its status.
     assert!(status.code().is_some(), "{status:?}");
     assert_ne!(status.code(), Some(130));
+    // A stopped audit proves nothing clean: a CI gate must not pass on it.
+    assert_ne!(status.code(), Some(0), "an interrupted audit exited 0");
     let report: Value =
         serde_json::from_slice(&std::fs::read(output.join("report.json")).unwrap()).unwrap();
     assert_eq!(report["summary"]["interrupted"], true);
@@ -188,4 +190,32 @@ fn a_second_signal_ends_the_process_at_once_even_while_output_is_written() {
     signal(&child, "TERM");
     let status = wait_bounded(&mut child);
     assert_eq!(status.code(), Some(130), "{status:?}");
+}
+
+/// `--max-time` cuts the audit short: inconclusive (3) when no finding fails it already, and 0
+/// only with `--fail-on never`.
+#[test]
+fn an_audit_out_of_time_is_inconclusive_unless_told_never_to_fail() {
+    let server = slow_site();
+    for (fail_on, expected) in [("critical", 3), ("never", 0)] {
+        let output = scratch(&format!("max-time-{fail_on}"));
+        let status = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+            .args([
+                "audit",
+                server.url("/").as_str(),
+                "--quiet",
+                "--format",
+                "json",
+            ])
+            .args(["--max-time", "1", "--fail-on", fail_on])
+            .arg("--output-dir")
+            .arg(&output)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(expected), "--fail-on {fail_on}");
+        let report: Value =
+            serde_json::from_slice(&std::fs::read(output.join("report.json")).unwrap()).unwrap();
+        assert_eq!(report["summary"]["partial"], true);
+    }
 }

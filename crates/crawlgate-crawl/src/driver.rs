@@ -102,7 +102,7 @@ pub async fn crawl(
                     driver.completed(joined);
                 }
                 forward(&mut driver.crawl, on_event);
-                on_event(&CrawlEvent::Progress(driver.crawl.progress()));
+                on_event(&CrawlEvent::Progress(driver.progress()));
             }
             () = sleep_until(next_due) => {}
         }
@@ -365,6 +365,15 @@ impl Pacing {
 }
 
 impl Driver {
+    /// The state machine's counts, with `in_flight` the requests actually open: the state
+    /// machine also counts those held back here for their host's turn.
+    fn progress(&self) -> crawlgate_core::crawl::Progress {
+        crawlgate_core::crawl::Progress {
+            in_flight: self.running.len() as u64,
+            ..self.crawl.progress()
+        }
+    }
+
     /// Start requests until the concurrency is full or nothing can start.
     fn fill(&mut self) {
         let now = Instant::now();

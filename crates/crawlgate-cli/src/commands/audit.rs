@@ -13,7 +13,7 @@ use crawlgate::report::{
     Baseline, BaselineState, Format, RenderOptions, Renderers, UrlMap, baseline_json, write_reports,
 };
 use crawlgate::signals::Profile;
-use crawlgate::site::{Environment, HostPattern, ResourceState, RobotsEffect};
+use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, FailOn};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -364,5 +364,19 @@ fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
         .iter()
         .filter(|f| f.baseline != Some(BaselineState::Known))
         .any(|f| fail_on.fails(f.finding.severity));
-    if failing { exit::FINDINGS } else { exit::OK }
+    if failing {
+        return exit::FINDINGS;
+    }
+    // An audit stopped before its end (Ctrl-C, SIGTERM, --max-time) proves nothing clean: a CI
+    // gate that timed out must not pass. Other bounds (pages, depth) are the user's choice of
+    // how much to audit, and the summary says they were hit.
+    let time_bound = site
+        .stats
+        .bounds_hit
+        .iter()
+        .any(|bound| matches!(bound, Bound::TotalTime(_)));
+    if fail_on != FailOn::NEVER && (site.stats.interrupted || time_bound) {
+        return exit::INCONCLUSIVE;
+    }
+    exit::OK
 }

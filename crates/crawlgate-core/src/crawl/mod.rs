@@ -112,6 +112,8 @@ pub struct Progress {
     pub pages_queued: u64,
     pub assets_fetched: u64,
     pub sitemaps_read: u64,
+    /// Requests handed out and not yet recorded (the network driver reports the requests
+    /// actually open, without those it holds back for their host's turn).
     pub in_flight: u64,
 }
 

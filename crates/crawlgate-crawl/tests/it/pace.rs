@@ -180,3 +180,30 @@ async fn a_crawl_delay_is_not_waited_when_ignored_or_not_for_crawlgate_or_on_loo
         );
     }
 }
+
+#[tokio::test]
+async fn progress_counts_only_the_requests_actually_open() {
+    // Slow pages and one request at a time to the host: the driver holds the rest back, and
+    // the progress display must not count them as in flight.
+    let mut slow = site();
+    for i in 0..11 {
+        slow = slow.route(Route::new(format!("/p{i}")).delay_ms(50));
+    }
+    let server = serve(slow).await;
+    let http = HttpOptions {
+        per_host: 1,
+        ..http()
+    };
+    let (site, events) = run(config(server.url("/")), &http).await;
+    assert_eq!(site.stats.pages_fetched, 12);
+    let most = events
+        .iter()
+        .filter_map(|event| match event {
+            crawlgate_core::crawl::CrawlEvent::Progress(counts) => Some(counts.in_flight),
+            _ => None,
+        })
+        .max()
+        .unwrap();
+    assert!(most <= 1, "{most} in flight with one request at a time");
+    assert_eq!(server.peak_in_flight(), 1);
+}
