@@ -130,7 +130,10 @@ mod tests {
     fn every_builtin_format_renders_an_audit_with_nothing_in_it() {
         let report = crate::test_report::minimal();
         let renderers = Renderers::builtin();
-        assert_eq!(renderers.names(), ["html", "json", "junit", "md", "sarif"]);
+        assert_eq!(
+            renderers.names(),
+            ["html", "json", "junit", "md", "md-summary", "sarif"]
+        );
         for name in renderers.names() {
             let mut out = Vec::new();
             if let Err(error) =

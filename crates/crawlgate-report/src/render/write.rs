@@ -165,7 +165,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "unknown report format `pdf` (available: html, json, junit, md, sarif)"
+            "unknown report format `pdf` (available: html, json, junit, md, md-summary, sarif)"
         );
         assert!(!dir.exists());
     }

@@ -228,6 +228,53 @@ fn markdown_folds_long_url_lists() {
     assert!(md.contains("<details><summary>14 URLs</summary>"), "{md}");
 }
 
+#[test]
+fn the_markdown_summary_fits_a_github_comment_whatever_the_audit() {
+    // GitHub takes at most 65,536 characters in a PR or issue comment.
+    const GITHUB_COMMENT_CHARS: usize = 65_536;
+    let mut report = support::report_of("outfitters");
+    let small = render(
+        &Renderers::builtin(),
+        "md-summary",
+        &report,
+        fail_on_error(),
+    );
+    assert!(
+        small.contains("| Severity | Rule | Findings | First URLs |"),
+        "{small}"
+    );
+    assert!(
+        !small.contains("more lines are in the full report"),
+        "not cut: {small}"
+    );
+    // Thousands of rules' worth of findings with long URLs: still under the limit, cut at a
+    // line, saying so.
+    let template = report.findings[0].clone();
+    for n in 0..5_000 {
+        let mut extra = template.clone();
+        extra.finding.rule = format!("robots/rule-{n}");
+        extra.finding.url = format!("https://www.outfitters.test/{}/{n}", "x".repeat(300));
+        report.findings.push(extra);
+    }
+    let big = render(
+        &Renderers::builtin(),
+        "md-summary",
+        &report,
+        fail_on_error(),
+    );
+    assert!(
+        big.chars().count() < GITHUB_COMMENT_CHARS,
+        "{}",
+        big.chars().count()
+    );
+    assert!(big.contains("more lines are in the full report"));
+    let full = render(&Renderers::builtin(), "md", &report, fail_on_error());
+    assert!(
+        full.chars().count() > GITHUB_COMMENT_CHARS,
+        "the full report is not capped"
+    );
+}
+
 /// One piece of evidence of every kind. The match has no wildcard: a new kind in crawlgate-core
 /// fails to compile here until the templates have a partial for it and this list shows it.
 #[allow(clippy::too_many_lines, reason = "one literal of each evidence kind")]
@@ -937,7 +984,15 @@ fn plugin_folders_load_with_their_assets() {
     let renderers = load(&support::reports_dir()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         renderers.names(),
-        ["csv-findings", "html", "json", "junit", "md", "sarif"]
+        [
+            "csv-findings",
+            "html",
+            "json",
+            "junit",
+            "md",
+            "md-summary",
+            "sarif"
+        ]
     );
     let report = support::report_of("outfitters");
     assert_eq!(

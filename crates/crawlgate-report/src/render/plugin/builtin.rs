@@ -34,7 +34,7 @@ macro_rules! embed {
     };
 }
 
-pub(crate) const EMBEDDED: [Embedded; 2] = [
+pub(crate) const EMBEDDED: [Embedded; 3] = [
     embed!("html" as "html":
         "report.html.tera",
         "report.css",
@@ -76,6 +76,7 @@ pub(crate) const EMBEDDED: [Embedded; 2] = [
         "partials/robots.md.tera",
         "partials/sitemaps.md.tera",
     ),
+    embed!("markdown-summary" as "md-summary": "report.md.tera"),
 ];
 
 /// The embedded plugins as renderers. One that fails to load (a bug caught by this crate's tests)

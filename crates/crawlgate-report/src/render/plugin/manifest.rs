@@ -31,6 +31,10 @@ pub struct Manifest {
     /// How `{{ … }}` output is escaped.
     #[serde(default)]
     pub escape: Option<Escape>,
+    /// The most characters the output may have (a GitHub comment takes 65,536): a longer one is
+    /// cut after its last whole line that fits, with a line saying so.
+    #[serde(default)]
+    pub max_chars: Option<usize>,
 }
 
 impl Manifest {

@@ -146,11 +146,76 @@ impl Renderer for TemplateRenderer {
         };
         let context = tera::Context::from_serialize(&context)
             .map_err(|e| RenderError::from_tera(&self.manifest.name, &self.entry, &e))?;
-        self.tera
-            .render_to(&self.entry, &context, out)
-            .map_err(|e| match e.kind() {
-                tera::ErrorKind::Io(kind) => RenderError::Write((*kind).into()),
-                _ => RenderError::from_tera(&self.manifest.name, &self.entry, &e),
-            })
+        let Some(max_chars) = self.manifest.max_chars else {
+            return self
+                .tera
+                .render_to(&self.entry, &context, out)
+                .map_err(|e| match e.kind() {
+                    tera::ErrorKind::Io(kind) => RenderError::Write((*kind).into()),
+                    _ => RenderError::from_tera(&self.manifest.name, &self.entry, &e),
+                });
+        };
+        let text = self
+            .tera
+            .render(&self.entry, &context)
+            .map_err(|e| RenderError::from_tera(&self.manifest.name, &self.entry, &e))?;
+        out.write_all(within_chars(&text, max_chars).as_bytes())
+            .map_err(RenderError::Write)
+    }
+}
+
+/// `text`, or when it has more than `max_chars` characters, its whole lines that fit with a
+/// last line saying how many were left out.
+fn within_chars(text: &str, max_chars: usize) -> std::borrow::Cow<'_, str> {
+    if text.chars().count() <= max_chars {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let lines = text.lines().count();
+    let note = |kept: usize| {
+        format!(
+            "\n\n> Cut here to stay under {max_chars} characters: {} more lines are in the full \
+             report (`report.md`, `report.html`, `report.json`).\n",
+            lines - kept
+        )
+    };
+    let budget = max_chars.saturating_sub(note(0).chars().count());
+    let mut kept = String::new();
+    let mut used = 0;
+    let mut kept_lines = 0;
+    for line in text.lines() {
+        let cost = line.chars().count() + 1;
+        if used + cost > budget {
+            break;
+        }
+        kept.push_str(line);
+        kept.push('\n');
+        used += cost;
+        kept_lines += 1;
+    }
+    kept.push_str(&note(kept_lines));
+    std::borrow::Cow::Owned(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::within_chars;
+
+    #[test]
+    fn a_capped_output_keeps_whole_lines_and_says_what_it_left_out() {
+        let text = (0..1000).fold(String::new(), |mut text, i| {
+            text.push_str("line ");
+            text.push_str(&i.to_string());
+            text.push('\n');
+            text
+        });
+        assert_eq!(within_chars(&text, 100_000), text);
+        let cut = within_chars(&text, 500);
+        assert!(cut.chars().count() <= 500, "{}", cut.chars().count());
+        assert!(cut.starts_with("line 0\nline 1\n"));
+        assert!(cut.contains("more lines are in the full report"));
+        // One line longer than the budget: nothing of it, only the note.
+        let long = "x".repeat(10_000);
+        let cut = within_chars(&long, 300);
+        assert!(cut.chars().count() <= 300 && cut.contains("1 more lines"));
     }
 }
