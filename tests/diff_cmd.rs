@@ -177,6 +177,13 @@ fn a_migration_is_diffed_page_by_page_with_both_sides_quoted() {
     );
     let markdown = std::fs::read_to_string(scratch.join("diff/report.md")).unwrap();
     assert!(markdown.contains("## What changes"), "{markdown}");
+    // A comparison is titled as one, not as an audit (HTML and Markdown).
+    assert!(
+        markdown.starts_with("# Comparison of two audits: "),
+        "{markdown}"
+    );
+    let html = std::fs::read_to_string(scratch.join("diff/report.html")).unwrap();
+    assert!(html.contains("Comparison of two audits") && !html.contains("indexing audit"));
     assert!(
         markdown.contains("**after**: disallowed `Disallow: /shop/`"),
         "{markdown}"

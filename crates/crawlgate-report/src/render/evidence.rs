@@ -66,15 +66,13 @@ pub(crate) fn describe(evidence: &Evidence) -> String {
             if *allowed { "allows" } else { "disallows" }
         ),
         Evidence::RobotsLine { line, text, .. } => format!("robots.txt line {line}: {text}"),
+        // The detail says what came back (`answered 503: …`, `no usable response (…)`).
         Evidence::RobotsFetch {
             robots_url,
-            status,
             effect,
             detail,
-        } => match status {
-            Some(status) => format!("{robots_url} answered {status} ({effect}): {detail}"),
-            None => format!("{robots_url}: no response ({effect}): {detail}"),
-        },
+            ..
+        } => format!("{robots_url} ({effect}): {detail}"),
         Evidence::HttpHeader { name, value, .. } => format!("{name}: {value}"),
         Evidence::MetaTag { raw, line, .. } | Evidence::Canonical { raw, line, .. } => {
             with_line(raw, *line)

@@ -275,6 +275,29 @@ fn the_markdown_summary_fits_a_github_comment_whatever_the_audit() {
     );
 }
 
+#[test]
+fn rendered_text_says_each_thing_once_and_plainly() {
+    // The wording defects of one class each: a status said twice ("answered HTTP 503: answered
+    // 503"), "time(s)", a version escaped as a list number (`0\\.1.0`), an audit title on a
+    // comparison.
+    let doubled = regex::Regex::new(r"answered (HTTP )?\d{3}\S*:? answered").unwrap();
+    for site in ["outfitters", "unreachable", "hostile"] {
+        let report = support::report_of(site);
+        for format in ["html", "md", "md-summary", "sarif", "junit"] {
+            let text = render(&Renderers::builtin(), format, &report, fail_on_error());
+            assert!(
+                !doubled.is_match(&text),
+                "{site} {format}: {:?}",
+                doubled.find(&text)
+            );
+            assert!(!text.contains("time(s)"), "{site} {format}");
+        }
+        let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
+        let byline = md.lines().nth(2).unwrap_or_default();
+        assert!(!byline.contains("\\."), "{byline}");
+    }
+}
+
 /// One piece of evidence of every kind. The match has no wildcard: a new kind in crawlgate-core
 /// fails to compile here until the templates have a partial for it and this list shows it.
 #[allow(clippy::too_many_lines, reason = "one literal of each evidence kind")]
@@ -305,7 +328,8 @@ fn every_evidence_kind() -> Vec<Evidence> {
             robots_url: robots,
             status: Some(503),
             effect: "disallow-all".into(),
-            detail: "a 5xx answer means Google treats the whole site as disallowed".into(),
+            detail: "answered 503: a 5xx answer means Google treats the whole site as disallowed"
+                .into(),
         },
         Evidence::HttpHeader {
             url: page.clone(),
@@ -433,7 +457,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         "ROBOTS_RULE_MARK",
         "disallows googlebot: robots.txt answered 503: Google stops crawling",
         "<code class=\"ev-quote\">Disallow: /search</code>",
-        "answered HTTP 503: a 5xx answer means",
+        "answered 503: a 5xx answer means",
         "<code class=\"ev-quote\">X-Robots-Tag: noindex</code>",
         "line 5, in &lt;body&gt;",
         "canonical (HTTP header)",

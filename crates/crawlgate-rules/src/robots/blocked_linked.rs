@@ -49,9 +49,13 @@ impl Rule for BlockedLinked {
                     Occurrence::new(
                         resource.url.as_str(),
                         format!(
-                            "disallowed for {} but linked {} time(s) from crawled pages with followed links",
+                            "disallowed for {} but linked {} from crawled pages with followed links",
                             profile.display_name(),
-                            links.followed
+                            if links.followed == 1 {
+                                "once".to_owned()
+                            } else {
+                                format!("{} times", links.followed)
+                            }
                         ),
                     )
                     .profile(&profile.name)
