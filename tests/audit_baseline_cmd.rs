@@ -84,7 +84,11 @@ fn a_baseline_written_by_one_run_makes_every_finding_known_in_the_next() {
     assert!(!unmarked.is_empty());
     assert!(unmarked.iter().all(|(_, marker)| marker == "-"));
 
-    let second = audit(&server, &scratch.path("second"), &["--baseline", &baseline]);
+    let second = audit(
+        &server,
+        &scratch.path("second"),
+        &["--baseline", &baseline, "--format", "junit"],
+    );
     assert_eq!(
         second.status.code(),
         Some(0),
@@ -110,6 +114,21 @@ fn a_baseline_written_by_one_run_makes_every_finding_known_in_the_next() {
     assert!(
         markdown.contains("- **Against the baseline:** 0 new,"),
         "{markdown}"
+    );
+    // JUnit agrees with the exit status: known findings are skipped, not failed, and the rules
+    // that found nothing are passing test cases.
+    let junit =
+        std::fs::read_to_string(Path::new(&scratch.path("second")).join("report.junit.xml"))
+            .unwrap();
+    let root = junit.lines().nth(1).unwrap_or_default();
+    assert!(root.contains(" failures=\"0\" errors=\"0\""), "{root}");
+    assert!(
+        junit.contains("<skipped message=\"known in the baseline: "),
+        "{junit}"
+    );
+    assert!(
+        junit.contains("<system-out>no findings</system-out>"),
+        "{junit}"
     );
 }
 

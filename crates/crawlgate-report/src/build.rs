@@ -24,8 +24,8 @@ pub struct BuildOptions {
     pub generated_at: Option<String>,
 }
 
-/// Build the report: findings sorted, counts, the docs of the rules that fired, robots.txt and
-/// sitemaps as met, and the per-URL inventory.
+/// Build the report: findings sorted, counts, the docs of the rules that fired, the ids of all
+/// `rules` (the rules that ran), robots.txt and sitemaps as met, and the per-URL inventory.
 pub fn build(
     site: &Site,
     findings: Vec<Finding>,
@@ -42,6 +42,7 @@ pub fn build(
         .collect();
     rule_docs.sort_by(|a, b| a.id.cmp(&b.id));
     rule_docs.dedup_by(|a, b| a.id == b.id);
+    let rules_checked: BTreeSet<String> = rules.iter().map(|meta| meta.id.to_owned()).collect();
 
     let summary = summary(site, &findings);
     let robots = site
@@ -84,6 +85,7 @@ pub fn build(
         },
         summary,
         rules: rule_docs,
+        rules_checked: rules_checked.into_iter().collect(),
         findings,
         crawl: site.stats.clone(),
         robots,

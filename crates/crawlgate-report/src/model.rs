@@ -24,6 +24,10 @@ pub struct Report {
     pub summary: Summary,
     /// The rules that fired, with their docs, in rule id order.
     pub rules: Vec<RuleDoc>,
+    /// The ids of every rule that ran, fired or not, sorted (JUnit reports a passing test case
+    /// for each that found nothing). Absent in reports written before it was added.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules_checked: Vec<String>,
     /// Every finding: most severe first, then rule, URL, profile.
     pub findings: Vec<ReportFinding>,
     pub crawl: CrawlStats,

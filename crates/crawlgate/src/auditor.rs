@@ -115,7 +115,13 @@ impl Auditor {
     /// Run the rules over an already crawled site (offline use) and build the report.
     pub fn check(&self, site: &Site) -> Report {
         let findings = self.findings(site);
-        let metas: Vec<&RuleMeta> = self.rules.iter().map(|rule| rule.meta()).collect();
+        // The rules that ran: a disabled rule is not reported as checked.
+        let metas: Vec<&RuleMeta> = self
+            .rules
+            .iter()
+            .map(|rule| rule.meta())
+            .filter(|meta| self.rule_config.is_enabled(meta.id))
+            .collect();
         let options = BuildOptions {
             tool_version: env!("CARGO_PKG_VERSION").to_owned(),
             generated_at: self.generated_at.then(|| Timestamp::now().to_string()),

@@ -50,6 +50,9 @@ pub enum RenderError {
     /// Serialising the report as JSON failed.
     #[error("serialising the report: {0}")]
     Json(#[from] serde_json::Error),
+    /// Serialising the report as JUnit XML failed.
+    #[error("serialising the JUnit report: {0}")]
+    Junit(#[from] quick_junit::SerializeError),
 }
 
 fn position(line: Option<usize>, column: Option<usize>) -> String {

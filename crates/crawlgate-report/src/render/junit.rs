@@ -1,12 +1,29 @@
-//! JUnit XML: a `<testsuite>` per rule family, a `<testcase>` per rule × URL, a `<failure>` when
-//! one of its findings is at or above [`RenderOptions::fail_on`]. Findings below the threshold
-//! leave the test case passing, with the findings in `<system-out>` so they stay visible.
+//! JUnit XML through the `quick-junit` crate, in the shape strict consumers (Jenkins' JUnit and
+//! xUnit plugins, the `junit-10.xsd` schema in `fixtures/junit/`) accept:
+//!
+//! - a `<testsuite>` per rule family (`canonical`, `robots`, …), so a CI page groups a handful of
+//!   suites rather than one per rule, with `hostname` = the audited host, `time="0.000"` (the
+//!   report has no durations: reports are deterministic) and `timestamp` only when the report
+//!   carries the audit time (`--timestamp`);
+//! - a `<testcase>` per rule × URL with findings (`classname` = rule id, `name` = URL): a
+//!   `<failure>` when a finding not known to the baseline is at or above
+//!   [`RenderOptions::fail_on`] (message = its message, type = the worst such severity, body = the
+//!   findings with their evidence); `<skipped>` when the only such findings are known to the
+//!   baseline (Jenkins counts skipped cases apart, never as failures, and shows their message, so
+//!   accepted debt stays visible without failing the build); otherwise passing, the findings in
+//!   `<system-out>`;
+//! - a passing `<testcase>` (`name` = the start URL) for every rule that ran and found nothing, so
+//!   a clean site still has test cases (Jenkins aborts on a report without any).
+//!
+//! Suppressed findings are not in the report at all, so they never fail.
 
 use super::evidence::describe;
 use super::{RenderError, RenderOptions, Renderer};
-use crate::model::{Report, ReportFinding};
-use std::collections::BTreeMap;
+use crate::model::{BaselineState, Report, ReportFinding};
+use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::time::Duration;
 
 /// The JUnit renderer.
 #[derive(Debug, Clone, Copy, Default)]
@@ -31,31 +48,20 @@ impl Renderer for JunitRenderer {
         options: &RenderOptions,
         out: &mut dyn std::io::Write,
     ) -> Result<(), RenderError> {
-        out.write_all(junit_xml(report, *options).as_bytes())?;
+        let xml = junit_report(report, *options).to_string()?;
+        out.write_all(strict_root(&xml).as_bytes())?;
+        out.write_all(b"\n")?;
         Ok(())
     }
 }
 
-/// Findings of one rule on one URL: one test case.
-struct Case<'a> {
-    rule: &'a str,
-    url: &'a str,
-    findings: Vec<&'a ReportFinding>,
-}
+/// What a test case holds: one rule on one URL, or a rule that found nothing.
+type Cases<'a> = BTreeMap<(&'a str, &'a str), Vec<&'a ReportFinding>>;
 
-impl Case<'_> {
-    fn failing(&self, options: RenderOptions) -> Vec<&ReportFinding> {
-        self.findings
-            .iter()
-            .copied()
-            .filter(|f| options.fail_on.fails(f.finding.severity))
-            .collect()
-    }
-}
-
-fn junit_xml(report: &Report, options: RenderOptions) -> String {
+fn junit_report(report: &Report, options: RenderOptions) -> quick_junit::Report {
+    let start_url = report.target.start_url.as_str();
     // family → (rule, url) → findings; BTreeMaps give the documented, stable order.
-    let mut suites: BTreeMap<&str, BTreeMap<(&str, &str), Vec<&ReportFinding>>> = BTreeMap::new();
+    let mut suites: BTreeMap<&str, Cases<'_>> = BTreeMap::new();
     for finding in &report.findings {
         suites
             .entry(finding.finding.family())
@@ -64,89 +70,106 @@ fn junit_xml(report: &Report, options: RenderOptions) -> String {
             .or_default()
             .push(finding);
     }
-    let suites: Vec<(&str, Vec<Case<'_>>)> = suites
-        .into_iter()
-        .map(|(family, cases)| {
-            let cases = cases
-                .into_iter()
-                .map(|((rule, url), findings)| Case {
-                    rule,
-                    url,
-                    findings,
-                })
-                .collect();
-            (family, cases)
-        })
-        .collect();
-    let tests: usize = suites.iter().map(|(_, cases)| cases.len()).sum();
-    let failures: usize = suites
+    let fired: BTreeSet<&str> = report
+        .findings
         .iter()
-        .flat_map(|(_, cases)| cases)
-        .filter(|case| !case.failing(options).is_empty())
-        .count();
-
-    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        xml,
-        "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">",
-        escape_attr(&format!("crawlgate audit of {}", report.target.start_url))
-    );
-    for (family, cases) in &suites {
-        let suite_failures = cases
-            .iter()
-            .filter(|case| !case.failing(options).is_empty())
-            .count();
-        let _ = writeln!(
-            xml,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{suite_failures}\" errors=\"0\" skipped=\"0\">",
-            escape_attr(family),
-            cases.len()
-        );
-        for case in cases {
-            write_case(&mut xml, case, options);
+        .map(|f| f.finding.rule.as_str())
+        .collect();
+    for rule in &report.rules_checked {
+        if !fired.contains(rule.as_str()) {
+            suites
+                .entry(family(rule))
+                .or_default()
+                .insert((rule, start_url), Vec::new());
         }
-        xml.push_str("  </testsuite>\n");
     }
-    xml.push_str("</testsuites>\n");
-    xml
+    if suites.is_empty() {
+        // A report from before `rules_checked` with no findings: still one passing case.
+        suites
+            .entry("crawlgate")
+            .or_default()
+            .insert(("crawlgate/audit", start_url), Vec::new());
+    }
+
+    let hostname = url::Url::parse(start_url)
+        .ok()
+        .and_then(|url| url.host_str().map(str::to_owned))
+        .unwrap_or_default();
+    let timestamp = report.generated_at.as_deref().and_then(junit_timestamp);
+    let mut junit = quick_junit::Report::new(xml_text(&format!("crawlgate audit of {start_url}")));
+    junit.set_time(Duration::ZERO);
+    for (family, cases) in suites {
+        let mut suite = TestSuite::new(xml_text(family));
+        suite.set_time(Duration::ZERO);
+        if let Some(timestamp) = &timestamp {
+            suite.extra.insert("timestamp".into(), timestamp.into());
+        }
+        suite
+            .extra
+            .insert("hostname".into(), xml_text(&hostname).into());
+        for ((rule, url), findings) in cases {
+            suite.add_test_case(test_case(rule, url, &findings, options));
+        }
+        junit.add_test_suite(suite);
+    }
+    junit
 }
 
-fn write_case(xml: &mut String, case: &Case<'_>, options: RenderOptions) {
-    let _ = write!(
-        xml,
-        "    <testcase name=\"{}\" classname=\"{}\">",
-        escape_attr(case.url),
-        escape_attr(case.rule)
-    );
-    let failing = case.failing(options);
-    let body = case
-        .findings
+fn test_case(
+    rule: &str,
+    url: &str,
+    findings: &[&ReportFinding],
+    options: RenderOptions,
+) -> TestCase {
+    let fails = |f: &&&ReportFinding| options.fail_on.fails(f.finding.severity);
+    let known = |f: &&&ReportFinding| f.baseline == Some(BaselineState::Known);
+    let failing: Vec<&&ReportFinding> = findings.iter().filter(|f| fails(f) && !known(f)).collect();
+    let known_failing: Vec<&&ReportFinding> =
+        findings.iter().filter(|f| fails(f) && known(f)).collect();
+    let body = findings
         .iter()
         .map(|f| finding_text(f))
         .collect::<Vec<_>>()
         .join("\n");
-    if let Some(first) = failing.first() {
-        let worst = failing
-            .iter()
-            .map(|f| f.finding.severity)
-            .max()
-            .unwrap_or(first.finding.severity);
-        let _ = write!(
-            xml,
-            "\n      <failure type=\"{worst}\" message=\"{}\">{}</failure>\n    </testcase>\n",
-            escape_attr(&first.finding.message),
-            escape(&body)
-        );
+    let status = if let Some(worst) = failing.iter().max_by_key(|f| f.finding.severity) {
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status
+            .set_message(xml_text(&failing[0].finding.message))
+            .set_type(worst.finding.severity.to_string())
+            .set_description(xml_text(&body));
+        status
+    } else if let Some(worst) = known_failing.iter().max_by_key(|f| f.finding.severity) {
+        let mut status = TestCaseStatus::skipped();
+        status
+            .set_message(xml_text(&format!(
+                "known in the baseline: {}",
+                known_failing[0].finding.message
+            )))
+            .set_type(worst.finding.severity.to_string())
+            .set_description(xml_text(&body));
+        status
     } else {
-        let _ = write!(
-            xml,
-            "\n      <system-out>{}</system-out>\n    </testcase>\n",
-            escape(&body)
-        );
+        TestCaseStatus::success()
+    };
+    let passing = matches!(status, TestCaseStatus::Success { .. });
+    let mut case = TestCase::new(xml_text(url), status);
+    case.set_classname(xml_text(rule)).set_time(Duration::ZERO);
+    if passing {
+        if findings.is_empty() {
+            case.set_system_out("no findings");
+        } else {
+            case.set_system_out(xml_text(&body));
+        }
     }
+    case
 }
 
-/// A finding as text: severity, profile, message, then its evidence one per line.
+/// The family of a rule id: what comes before its first `/`.
+fn family(rule: &str) -> &str {
+    rule.split('/').next().unwrap_or(rule)
+}
+
+/// A finding as text: severity, profile, message, baseline state, then its evidence one per line.
 fn finding_text(report_finding: &ReportFinding) -> String {
     let finding = &report_finding.finding;
     let mut text = finding.severity.to_string();
@@ -154,49 +177,76 @@ fn finding_text(report_finding: &ReportFinding) -> String {
         let _ = write!(text, " [{profile}]");
     }
     let _ = write!(text, ": {}", finding.message);
+    if report_finding.baseline == Some(BaselineState::Known) {
+        text.push_str(" (known in the baseline)");
+    }
     for evidence in &finding.evidence {
         let _ = write!(text, "\n  - {}", describe(evidence));
     }
     text
 }
 
-/// Escape text for an XML attribute value: as [`escape`], and line breaks as character references
-/// (a parser would turn a literal one into a space).
-fn escape_attr(text: &str) -> String {
-    escape(text).replace('\n', "&#10;").replace('\t', "&#9;")
+/// The audit time as JUnit writers put it (`2026-03-01T12:00:00.000+00:00`, as quick-junit
+/// formats timestamps), when it reads as RFC 3339.
+fn junit_timestamp(generated_at: &str) -> Option<String> {
+    let timestamp: jiff::Timestamp = generated_at.parse().ok()?;
+    Some(
+        timestamp
+            .strftime("%Y-%m-%dT%H:%M:%S%.3f+00:00")
+            .to_string(),
+    )
 }
 
-/// Escape text for XML content and attribute values. Characters XML 1.0 cannot carry at all (most
-/// C0 controls, lone surrogates cannot occur in `str`, U+FFFE/U+FFFF) become U+FFFD, so a hostile
-/// header value cannot make the file unreadable.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            '\t' | '\n' => out.push(c),
-            '\r' => out.push_str("&#13;"),
-            c if c < ' ' || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
+/// Text XML 1.0 can carry: quick-junit drops C0 controls; U+FFFE and U+FFFF, which XML cannot
+/// carry either, become U+FFFD, so a hostile header value cannot make the file unreadable.
+fn xml_text(text: &str) -> String {
+    text.replace(['\u{FFFE}', '\u{FFFF}'], "\u{FFFD}")
+}
+
+/// quick-junit writes a `skipped` count on `<testsuites>`, which the common `junit-10.xsd` (the
+/// schema Jenkins' xUnit plugin validates JUnit input against) does not allow there; the suites
+/// and test cases still carry it. Drops that one attribute from the root element. Attribute
+/// values are escaped (`"` as `&quot;`, `>` as `&gt;`), so the pattern can only be the attribute.
+fn strict_root(xml: &str) -> String {
+    let Some(start) = xml.find("<testsuites ") else {
+        return xml.to_owned();
+    };
+    let end = xml[start..].find('>').map_or(xml.len(), |end| start + end);
+    let tag = &xml[start..end];
+    let Some(at) = tag.find(" skipped=\"") else {
+        return xml.to_owned();
+    };
+    let value_start = at + " skipped=\"".len();
+    let Some(value_len) = tag[value_start..].find('"') else {
+        return xml.to_owned();
+    };
+    let mut out = String::with_capacity(xml.len());
+    out.push_str(&xml[..start + at]);
+    out.push_str(&xml[start + value_start + value_len + 1..]);
     out
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{escape, escape_attr};
+    use super::{junit_timestamp, strict_root, xml_text};
 
     #[test]
-    fn escape_makes_hostile_text_inert_and_well_formed() {
-        assert_eq!(escape_attr("a\nb"), "a&#10;b");
+    fn the_root_loses_only_its_skipped_count() {
         assert_eq!(
-            escape("\"><script>alert('x')</script>&\u{1}"),
-            "&quot;&gt;&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt;&amp;\u{FFFD}"
+            strict_root(
+                "<?xml?>\n<testsuites name=\"a skipped=&quot;1&quot;\" tests=\"2\" skipped=\"1\" failures=\"0\">\n<testsuite skipped=\"1\"/>"
+            ),
+            "<?xml?>\n<testsuites name=\"a skipped=&quot;1&quot;\" tests=\"2\" failures=\"0\">\n<testsuite skipped=\"1\"/>"
         );
+    }
+
+    #[test]
+    fn text_loses_what_xml_cannot_carry() {
+        assert_eq!(xml_text("a\u{FFFE}b\u{FFFF}"), "a\u{FFFD}b\u{FFFD}");
+        assert_eq!(
+            junit_timestamp("2026-03-01T12:00:00Z").as_deref(),
+            Some("2026-03-01T12:00:00.000+00:00")
+        );
+        assert_eq!(junit_timestamp("yesterday"), None);
     }
 }

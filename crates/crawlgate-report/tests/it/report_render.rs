@@ -5,7 +5,8 @@
 use crate::support;
 use crawlgate_core::{Evidence, FailOn, Finding, Severity};
 use crawlgate_report::{
-    RenderError, RenderOptions, Renderers, Report, ReportFinding, fingerprint, write_reports,
+    BaselineState, RenderError, RenderOptions, Renderers, Report, ReportFinding, fingerprint,
+    write_reports,
 };
 use std::path::Path;
 
@@ -809,10 +810,10 @@ fn junit_fails_the_findings_at_or_above_fail_on() {
     };
     let header = |xml: &str| xml.lines().nth(1).unwrap_or_default().to_owned();
     // 15 rule × URL test cases: 11 error findings on 8 of them, 9 warnings on the other 7 and 2
-    // shared.
+    // shared. Every canned rule fired, so no passing case is added for a clean rule.
     assert_eq!(
         header(&junit(None)),
-        "<testsuites name=\"crawlgate audit of https://www.outfitters.test/\" tests=\"15\" failures=\"0\" errors=\"0\">"
+        "<testsuites name=\"crawlgate audit of https://www.outfitters.test/\" tests=\"15\" failures=\"0\" errors=\"0\" time=\"0.000\">"
     );
     assert!(header(&junit(Some(Severity::Error))).contains("tests=\"15\" failures=\"8\""));
     assert!(header(&junit(Some(Severity::Warning))).contains("tests=\"15\" failures=\"15\""));
@@ -821,8 +822,138 @@ fn junit_fails_the_findings_at_or_above_fail_on() {
     for family in ["canonical", "robots", "sitemap"] {
         assert!(xml.contains(&format!("<testsuite name=\"{family}\"")));
     }
-    assert!(xml.contains("<testcase name=\"https://www.outfitters.test/checkout/cart\" classname=\"robots/blocked-noindex\">\n      <failure type=\"error\""));
-    assert!(xml.contains("<testcase name=\"https://www.outfitters.test/checkout/cart\" classname=\"robots/blocked-linked\">\n      <system-out>warning [googlebot]"));
+    assert!(xml.contains("<testcase name=\"https://www.outfitters.test/checkout/cart\" classname=\"robots/blocked-noindex\" time=\"0.000\">\n            <failure message=\"robots.txt disallows this URL for Googlebot, so the noindex it carries is never read; the URL can still be indexed from links, without content\" type=\"error\">error [googlebot]"));
+    assert!(xml.contains("<testcase name=\"https://www.outfitters.test/checkout/cart\" classname=\"robots/blocked-linked\" time=\"0.000\">\n            <system-out>warning [googlebot]"));
+}
+
+/// The outfitters audit as if the site were clean: the same rules ran, none fired.
+fn clean_report() -> Report {
+    let mut report = support::report_of("outfitters");
+    report.findings.clear();
+    report.rules.clear();
+    report
+}
+
+#[test]
+fn junit_of_a_clean_site_has_a_passing_case_per_rule_checked() {
+    let xml = render(
+        &Renderers::builtin(),
+        "junit",
+        &clean_report(),
+        fail_on_error(),
+    );
+    assert!(
+        xml.contains("tests=\"4\" failures=\"0\" errors=\"0\""),
+        "{xml}"
+    );
+    for rule in support::CANNED_RULES {
+        assert!(
+            xml.contains(&format!("<testcase name=\"https://www.outfitters.test/\" classname=\"{rule}\" time=\"0.000\">\n            <system-out>no findings</system-out>")),
+            "{rule}: {xml}"
+        );
+    }
+    // A report without `rules_checked` (written before it existed) still has one passing case.
+    let mut old = clean_report();
+    old.rules_checked.clear();
+    let xml = render(&Renderers::builtin(), "junit", &old, fail_on_error());
+    assert!(xml.contains("tests=\"1\" failures=\"0\""), "{xml}");
+    assert!(xml.contains("classname=\"crawlgate/audit\""), "{xml}");
+}
+
+#[test]
+fn junit_reports_findings_known_to_the_baseline_as_skipped_not_failed() {
+    let mut report = support::report_of("outfitters");
+    for finding in &mut report.findings {
+        finding.baseline = Some(BaselineState::Known);
+    }
+    let renderers = Renderers::builtin();
+    let xml = render(&renderers, "junit", &report, fail_on_error());
+    // The 8 test cases that would fail are skipped; the warnings below --fail-on stay passing.
+    assert!(
+        xml.contains("tests=\"15\" failures=\"0\" errors=\"0\""),
+        "{xml}"
+    );
+    assert_eq!(
+        xml.matches("<skipped message=\"known in the baseline: ")
+            .count(),
+        8
+    );
+    assert!(xml.contains("(known in the baseline)\n  - "), "{xml}");
+    // One new error finding on a URL: that case fails again.
+    let new = report
+        .findings
+        .iter_mut()
+        .find(|f| f.finding.rule == "robots/blocked-noindex")
+        .unwrap();
+    new.baseline = Some(BaselineState::New);
+    let xml = render(&renderers, "junit", &report, fail_on_error());
+    assert!(xml.contains("failures=\"1\""), "{xml}");
+    assert_eq!(xml.matches("<skipped ").count(), 7);
+}
+
+#[test]
+fn junit_carries_hostname_and_time_and_a_timestamp_only_when_asked() {
+    let mut report = support::report_of("outfitters");
+    let xml = render(&Renderers::builtin(), "junit", &report, fail_on_error());
+    assert!(xml.contains(
+        "<testsuite name=\"canonical\" tests=\"2\" skipped=\"0\" errors=\"0\" failures=\"2\" time=\"0.000\" hostname=\"www.outfitters.test\">"
+    ));
+    assert!(!xml.contains("timestamp="));
+    report.generated_at = Some("2026-03-01T12:34:56.789Z".to_owned());
+    let xml = render(&Renderers::builtin(), "junit", &report, fail_on_error());
+    assert!(xml.contains(
+        "time=\"0.000\" timestamp=\"2026-03-01T12:34:56.789+00:00\" hostname=\"www.outfitters.test\">"
+    ));
+}
+
+/// `xmllint` on PATH, if any.
+fn xmllint() -> Option<std::path::PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("xmllint"))
+        .find(|candidate| candidate.is_file())
+}
+
+#[test]
+#[allow(clippy::print_stdout, reason = "the test says why it checked nothing")]
+fn junit_validates_against_the_common_xsd() {
+    let Some(xmllint) = xmllint() else {
+        println!(
+            "note: xmllint is not installed (Debian: libxml2-utils); the JUnit schema check is skipped"
+        );
+        return;
+    };
+    let xsd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/junit/junit-10.xsd");
+    let mut known = support::report_of("outfitters");
+    for finding in &mut known.findings {
+        finding.baseline = Some(BaselineState::Known);
+    }
+    let mut timestamped = support::report_of("outfitters");
+    timestamped.generated_at = Some("2026-03-01T12:34:56Z".to_owned());
+    let scratch = support::scratch_dir("junit-xsd");
+    let renderers = Renderers::builtin();
+    for (name, report) in [
+        ("outfitters", support::report_of("outfitters")),
+        ("clean", clean_report()),
+        ("known", known),
+        ("timestamped", timestamped),
+        ("hostile", hostile_report()),
+    ] {
+        let file = scratch.join(format!("{name}.junit.xml"));
+        std::fs::write(&file, render(&renderers, "junit", &report, fail_on_error())).unwrap();
+        let output = std::process::Command::new(&xmllint)
+            .arg("--noout")
+            .arg("--schema")
+            .arg(&xsd)
+            .arg(&file)
+            .output()
+            .expect("run xmllint");
+        assert!(
+            output.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -71,9 +71,12 @@ pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
         .map(|meta| rule_doc(meta))
         .collect();
     let summary = summary(&after.summary, &findings);
+    let mut rules_checked: Vec<String> = DIFF_RULES.iter().map(|meta| meta.id.to_owned()).collect();
+    rules_checked.sort();
     Report {
         summary,
         rules,
+        rules_checked,
         findings: findings
             .into_iter()
             .map(|finding| ReportFinding {
