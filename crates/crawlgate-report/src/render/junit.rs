@@ -5,6 +5,7 @@
 use super::evidence::describe;
 use super::{RenderError, RenderOptions, Renderer};
 use crate::model::{Report, ReportFinding};
+use crawlgate_core::FailOn;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -31,7 +32,7 @@ impl Renderer for JunitRenderer {
         options: &RenderOptions,
         out: &mut dyn std::io::Write,
     ) -> Result<(), RenderError> {
-        out.write_all(junit_xml(report, *options).as_bytes())?;
+        out.write_all(junit_xml(report, options.fail_on).as_bytes())?;
         Ok(())
     }
 }
@@ -44,16 +45,16 @@ struct Case<'a> {
 }
 
 impl Case<'_> {
-    fn failing(&self, options: RenderOptions) -> Vec<&ReportFinding> {
+    fn failing(&self, fail_on: FailOn) -> Vec<&ReportFinding> {
         self.findings
             .iter()
             .copied()
-            .filter(|f| options.fail_on.fails(f.finding.severity))
+            .filter(|f| fail_on.fails(f.finding.severity))
             .collect()
     }
 }
 
-fn junit_xml(report: &Report, options: RenderOptions) -> String {
+fn junit_xml(report: &Report, fail_on: FailOn) -> String {
     // family → (rule, url) → findings; BTreeMaps give the documented, stable order.
     let mut suites: BTreeMap<&str, BTreeMap<(&str, &str), Vec<&ReportFinding>>> = BTreeMap::new();
     for finding in &report.findings {
@@ -82,7 +83,7 @@ fn junit_xml(report: &Report, options: RenderOptions) -> String {
     let failures: usize = suites
         .iter()
         .flat_map(|(_, cases)| cases)
-        .filter(|case| !case.failing(options).is_empty())
+        .filter(|case| !case.failing(fail_on).is_empty())
         .count();
 
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -94,7 +95,7 @@ fn junit_xml(report: &Report, options: RenderOptions) -> String {
     for (family, cases) in &suites {
         let suite_failures = cases
             .iter()
-            .filter(|case| !case.failing(options).is_empty())
+            .filter(|case| !case.failing(fail_on).is_empty())
             .count();
         let _ = writeln!(
             xml,
@@ -103,7 +104,7 @@ fn junit_xml(report: &Report, options: RenderOptions) -> String {
             cases.len()
         );
         for case in cases {
-            write_case(&mut xml, case, options);
+            write_case(&mut xml, case, fail_on);
         }
         xml.push_str("  </testsuite>\n");
     }
@@ -111,14 +112,14 @@ fn junit_xml(report: &Report, options: RenderOptions) -> String {
     xml
 }
 
-fn write_case(xml: &mut String, case: &Case<'_>, options: RenderOptions) {
+fn write_case(xml: &mut String, case: &Case<'_>, fail_on: FailOn) {
     let _ = write!(
         xml,
         "    <testcase name=\"{}\" classname=\"{}\">",
         escape_attr(case.url),
         escape_attr(case.rule)
     );
-    let failing = case.failing(options);
+    let failing = case.failing(fail_on);
     let body = case
         .findings
         .iter()

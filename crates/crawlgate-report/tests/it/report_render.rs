@@ -5,7 +5,8 @@
 use crate::support;
 use crawlgate_core::{Evidence, FailOn, Finding, Severity};
 use crawlgate_report::{
-    RenderError, RenderOptions, Renderers, Report, ReportFinding, fingerprint, write_reports,
+    RenderError, RenderOptions, Renderers, Report, ReportFinding, SarifMap, fingerprint,
+    write_reports,
 };
 use std::path::Path;
 
@@ -23,6 +24,7 @@ fn render(renderers: &Renderers, name: &str, report: &Report, options: RenderOpt
 fn fail_on_error() -> RenderOptions {
     RenderOptions {
         fail_on: FailOn::at(Severity::Error),
+        ..RenderOptions::default()
     }
 }
 
@@ -432,7 +434,7 @@ const HOSTILE_MESSAGE: &str =
     "=HYPERLINK(\"http://evil.test\") | *star* `tick` <script>alert('msg')</script>";
 
 /// The hostile fixture site's report, with markup added where the model allows any text.
-fn hostile_report() -> Report {
+pub(crate) fn hostile_report() -> Report {
     let mut report = support::report_of("hostile");
     assert!(
         report.findings.len() >= 4,
@@ -641,7 +643,21 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
             .contains("## How to fix")
     );
     let results = run["results"].as_array().unwrap();
-    assert_eq!(results.len(), report.findings.len());
+    // Findings that differ only by profile are one result: every finding is in exactly one.
+    assert!(results.len() < report.findings.len());
+    let mut folded: Vec<&str> = results
+        .iter()
+        .flat_map(|r| r["properties"]["fingerprints"].as_array().unwrap())
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    folded.sort_unstable();
+    let mut every: Vec<&str> = report
+        .findings
+        .iter()
+        .map(|f| f.fingerprint.as_str())
+        .collect();
+    every.sort_unstable();
+    assert_eq!(folded, every);
     for result in results {
         let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
         assert_eq!(rules[index]["id"], result["ruleId"]);
@@ -670,13 +686,15 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         fingerprint: fingerprint(&finding),
         finding,
     });
-    let sarif: serde_json::Value = serde_json::from_str(&render(
-        &Renderers::builtin(),
-        "sarif",
-        &report,
-        fail_on_error(),
-    ))
-    .unwrap();
+    // robots.txt is mapped to its repository file; the rest falls back to `crawlgate/site/`.
+    let options = RenderOptions {
+        sarif_map: SarifMap::new()
+            .with_entry("https://www.outfitters.test/robots.txt=public/robots.txt")
+            .unwrap(),
+        ..fail_on_error()
+    };
+    let sarif: serde_json::Value =
+        serde_json::from_str(&render(&Renderers::builtin(), "sarif", &report, options)).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     // The robots.txt finding is located at its file and line.
     let typo = results
@@ -684,8 +702,9 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         .find(|r| r["ruleId"] == "robots/typo-field")
         .unwrap();
     let location = &typo["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "public/robots.txt");
     assert_eq!(
-        location["artifactLocation"]["uri"],
+        typo["properties"]["url"],
         "https://www.outfitters.test/robots.txt"
     );
     assert_eq!(location["region"]["startLine"], 7);
@@ -696,7 +715,7 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         .find(|r| {
             r["ruleId"] == "sitemap/url-blocked"
                 && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-                    == "https://www.outfitters.test/shop/sale/"
+                    == "crawlgate/site/www.outfitters.test/shop/sale/index"
         })
         .unwrap();
     assert!(blocked["locations"][0]["physicalLocation"]["region"].is_null());
@@ -719,9 +738,9 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
     assert_eq!(
         related,
         [
-            ("https://www.outfitters.test/robots.txt".to_owned(), 10),
+            ("public/robots.txt".to_owned(), 10),
             (
-                "https://www.outfitters.test/sitemap-products.xml".to_owned(),
+                "crawlgate/site/www.outfitters.test/sitemap-products.xml".to_owned(),
                 6
             )
         ]
@@ -734,7 +753,15 @@ fn junit_fails_the_findings_at_or_above_fail_on() {
     let renderers = Renderers::builtin();
     let junit = |fail_on| {
         let fail_on = FailOn(fail_on);
-        render(&renderers, "junit", &report, RenderOptions { fail_on })
+        render(
+            &renderers,
+            "junit",
+            &report,
+            RenderOptions {
+                fail_on,
+                ..RenderOptions::default()
+            },
+        )
     };
     let header = |xml: &str| xml.lines().nth(1).unwrap_or_default().to_owned();
     // 15 rule × URL test cases: 11 error findings on 8 of them, 9 warnings on the other 7 and 2
