@@ -102,7 +102,7 @@ fn sarif_log<'a>(report: &'a Report, map: &SarifMap) -> Log<'a> {
         })
         .collect();
     make_unique(&mut results);
-    let truncated = (total > results.len()).then(|| Truncated {
+    let truncated = (total > results.len()).then_some(Truncated {
         results: total,
         kept: results.len(),
     });

@@ -10,12 +10,12 @@ use crawlgate_report::{
 };
 use std::path::Path;
 
-fn render(renderers: &Renderers, name: &str, report: &Report, options: RenderOptions) -> String {
+fn render(renderers: &Renderers, name: &str, report: &Report, options: &RenderOptions) -> String {
     let renderer = renderers
         .get(name)
         .unwrap_or_else(|| panic!("no renderer `{name}`"));
     let mut out = Vec::new();
-    if let Err(error) = renderer.render(report, &options, &mut out) {
+    if let Err(error) = renderer.render(report, options, &mut out) {
         panic!("{name}: {error}");
     }
     String::from_utf8(out).expect("UTF-8 output")
@@ -70,7 +70,7 @@ fn writes_the_canned_audit_in_every_format() {
         let text = std::fs::read_to_string(path).unwrap();
         assert_eq!(
             text,
-            render(&renderers, format, &report, fail_on_error()),
+            render(&renderers, format, &report, &fail_on_error()),
             "{format}: the file is the rendering"
         );
     }
@@ -90,7 +90,7 @@ fn snapshots_of_every_format() {
     assert_eq!(report.target.profiles, ["googlebot", "bingbot"]);
     let renderers = renderers_with_csv();
     for format in EVERY_FORMAT {
-        let text = render(&renderers, format, &report, fail_on_error());
+        let text = render(&renderers, format, &report, &fail_on_error());
         insta::assert_snapshot!(format!("outfitters.{format}"), text);
     }
 }
@@ -103,8 +103,8 @@ fn the_same_report_renders_to_the_same_bytes() {
     let renderers = renderers_with_csv();
     for format in EVERY_FORMAT {
         assert_eq!(
-            render(&renderers, format, &first, fail_on_error()),
-            render(&renderers, format, &second, fail_on_error()),
+            render(&renderers, format, &first, &fail_on_error()),
+            render(&renderers, format, &second, &fail_on_error()),
             "{format}"
         );
     }
@@ -116,12 +116,12 @@ fn the_date_appears_only_when_asked_for() {
     let renderers = Renderers::builtin();
     let date = "2026-06-01T12:00:00Z";
     for format in ["html", "md", "json"] {
-        assert!(!render(&renderers, format, &report, fail_on_error()).contains(date));
+        assert!(!render(&renderers, format, &report, &fail_on_error()).contains(date));
     }
     report.generated_at = Some(date.to_owned());
     for format in ["html", "md", "json"] {
         assert!(
-            render(&renderers, format, &report, fail_on_error()).contains(date),
+            render(&renderers, format, &report, &fail_on_error()).contains(date),
             "{format}"
         );
     }
@@ -132,7 +132,7 @@ fn expected_blocked_profiles_are_named_so() {
     let mut report = support::report_of("outfitters");
     let renderers = Renderers::builtin();
     for format in ["html", "md", "json"] {
-        let text = render(&renderers, format, &report, fail_on_error());
+        let text = render(&renderers, format, &report, &fail_on_error());
         assert!(!text.contains("expected blocked"), "{format}");
         assert!(!text.contains("expected_blocked"), "{format}");
     }
@@ -143,7 +143,7 @@ fn expected_blocked_profiles_are_named_so() {
         "googlebot, bingbot, gptbot (expected blocked)"
     );
     for format in ["html", "md"] {
-        let text = render(&renderers, format, &report, fail_on_error());
+        let text = render(&renderers, format, &report, &fail_on_error());
         // In the byline and in the summary.
         assert_eq!(
             text.matches("googlebot, bingbot, gptbot (expected blocked)")
@@ -152,14 +152,14 @@ fn expected_blocked_profiles_are_named_so() {
             "{format}"
         );
     }
-    let json = render(&renderers, "json", &report, fail_on_error());
+    let json = render(&renderers, "json", &report, &fail_on_error());
     assert!(json.contains(r#""expected_blocked": ["#), "{json}");
 }
 
 #[test]
 fn the_html_report_is_self_contained() {
     let report = support::report_of("outfitters");
-    let html = render(&Renderers::builtin(), "html", &report, fail_on_error());
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
     // Nothing is loaded from anywhere: no external stylesheet, script, image, font or frame, and
     // a Content-Security-Policy that would block one anyway.
     for needle in [
@@ -203,17 +203,17 @@ fn the_html_report_is_self_contained() {
 fn an_unreachable_robots_txt_is_reported() {
     let report = support::report_of("unreachable");
     let renderers = Renderers::builtin();
-    let html = render(&renderers, "html", &report, fail_on_error());
+    let html = render(&renderers, "html", &report, &fail_on_error());
     assert!(
         html.contains("<span class=\"status\">HTTP 503</span>"),
         "{html}"
     );
     assert!(html.contains("everything disallowed"));
     assert!(html.contains("No sitemap was found."));
-    let md = render(&renderers, "md", &report, fail_on_error());
+    let md = render(&renderers, "md", &report, &fail_on_error());
     assert!(md.contains("HTTP 503 · everything disallowed"), "{md}");
     for format in ["json", "sarif", "junit"] {
-        render(&renderers, format, &report, fail_on_error());
+        render(&renderers, format, &report, &fail_on_error());
     }
 }
 
@@ -226,7 +226,7 @@ fn markdown_folds_long_url_lists() {
         extra.finding.url = format!("https://www.outfitters.test/extra/{n}");
         report.findings.push(extra);
     }
-    let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
+    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
     assert!(md.contains("<details><summary>14 URLs</summary>"), "{md}");
 }
 
@@ -379,7 +379,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         },
     );
     let renderers = renderers_with_csv();
-    let html = render(&renderers, "html", &report, fail_on_error());
+    let html = render(&renderers, "html", &report, &fail_on_error());
     assert!(
         !html.contains("ev-unknown"),
         "a kind fell back to the generic rendering"
@@ -407,7 +407,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         );
         assert!(html.contains(&text), "HTML lacks `{text}`");
     }
-    let md = render(&renderers, "md", &report, fail_on_error());
+    let md = render(&renderers, "md", &report, &fail_on_error());
     assert!(
         !md.contains("does not know"),
         "a kind fell back to the generic rendering"
@@ -417,7 +417,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         .find(|line| line.contains("every kind of evidence"))
         .expect("the finding's row");
     assert_eq!(row.matches("<br>• ").count(), every_evidence_kind().len());
-    let csv = render(&renderers, "csv-findings", &report, fail_on_error());
+    let csv = render(&renderers, "csv-findings", &report, &fail_on_error());
     assert!(
         csv.contains(
             "https://www.outfitters.test/p →301 /r (final: https://www.outfitters.test/r)"
@@ -490,7 +490,7 @@ pub(crate) fn hostile_report() -> Report {
 #[test]
 fn html_shows_hostile_site_content_as_text() {
     let report = hostile_report();
-    let html = render(&Renderers::builtin(), "html", &report, fail_on_error());
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
     std::fs::write(support::scratch_dir("hostile").join("report.html"), &html).unwrap();
     // Our own filter script is the only script element; no markup from the site survives.
     assert_eq!(html.matches("<script").count(), 1, "{html}");
@@ -517,7 +517,7 @@ fn html_shows_hostile_site_content_as_text() {
 #[test]
 fn markdown_shows_hostile_site_content_as_text() {
     let report = hostile_report();
-    let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
+    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
     // Rendered as GitHub would (GFM tables; raw HTML passes through pulldown-cmark untouched, so
     // any markup we failed to escape would show up here as an element).
     let mut options = pulldown_cmark::Options::empty();
@@ -549,7 +549,7 @@ fn markdown_shows_hostile_site_content_as_text() {
 fn junit_and_sarif_stay_well_formed_with_hostile_content() {
     let report = hostile_report();
     let renderers = Renderers::builtin();
-    let xml = render(&renderers, "junit", &report, fail_on_error());
+    let xml = render(&renderers, "junit", &report, &fail_on_error());
     let mut reader = quick_xml::Reader::from_str(&xml);
     let mut elements = 0;
     loop {
@@ -576,7 +576,7 @@ fn junit_and_sarif_stay_well_formed_with_hostile_content() {
     }
     assert!(elements > 4);
     let sarif: serde_json::Value =
-        serde_json::from_str(&render(&renderers, "sarif", &report, fail_on_error())).unwrap();
+        serde_json::from_str(&render(&renderers, "sarif", &report, &fail_on_error())).unwrap();
     let messages: Vec<&str> = sarif["runs"][0]["results"]
         .as_array()
         .unwrap()
@@ -614,7 +614,7 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
         &Renderers::builtin(),
         "sarif",
         &report,
-        fail_on_error(),
+        &fail_on_error(),
     ))
     .unwrap();
     assert_eq!(sarif["version"], "2.1.0");
@@ -694,7 +694,7 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         ..fail_on_error()
     };
     let sarif: serde_json::Value =
-        serde_json::from_str(&render(&Renderers::builtin(), "sarif", &report, options)).unwrap();
+        serde_json::from_str(&render(&Renderers::builtin(), "sarif", &report, &options)).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     // The robots.txt finding is located at its file and line.
     let typo = results
@@ -757,7 +757,7 @@ fn junit_fails_the_findings_at_or_above_fail_on() {
             &renderers,
             "junit",
             &report,
-            RenderOptions {
+            &RenderOptions {
                 fail_on,
                 ..RenderOptions::default()
             },
@@ -821,7 +821,7 @@ fn the_csv_findings_plugin_writes_one_row_per_finding() {
         &renderers_with_csv(),
         "csv-findings",
         &report,
-        fail_on_error(),
+        &fail_on_error(),
     );
     let rows = parse_csv(&csv);
     assert_eq!(
@@ -968,8 +968,8 @@ fn plugin_folders_load_with_their_assets() {
     );
     let report = support::report_of("outfitters");
     assert_eq!(
-        render(&renderers, "html", &report, fail_on_error()),
-        render(&Renderers::builtin(), "html", &report, fail_on_error())
+        render(&renderers, "html", &report, &fail_on_error()),
+        render(&Renderers::builtin(), "html", &report, &fail_on_error())
     );
 
     // Assets are inlined raw, never parsed as templates; the escaping follows the extension.
@@ -995,7 +995,7 @@ fn plugin_folders_load_with_their_assets() {
     let mut hostile = report.clone();
     hostile.target.start_url = "<x>".to_owned();
     assert_eq!(
-        render(&renderers, "brand", &hostile, fail_on_error()),
+        render(&renderers, "brand", &hostile, &fail_on_error()),
         "<style>h1 { color: red } /* {{ not a template }} */</style><h1>&lt;x&gt;</h1>"
     );
 
@@ -1161,7 +1161,7 @@ fn the_html_report_renders_in_headless_chromium() {
         ("hostile", hostile_report()),
     ] {
         let file = dir.join(format!("{name}.html"));
-        std::fs::write(&file, render(&renderers, "html", &report, fail_on_error())).unwrap();
+        std::fs::write(&file, render(&renderers, "html", &report, &fail_on_error())).unwrap();
         let (dom, console) = load_in_chromium(&chromium, &file);
         // The filter script ran to its end, with no console message: no script error and no
         // request blocked by the Content-Security-Policy (there is none to block).
