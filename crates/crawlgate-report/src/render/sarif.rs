@@ -522,3 +522,71 @@ struct ResultProperties<'a> {
     /// The report fingerprints of the findings folded in (as in report.json and baselines).
     fingerprints: Vec<&'a str>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crawlgate_core::{Evidence, Finding};
+
+    fn page_finding(url: &str, note: &str) -> ReportFinding {
+        let finding = Finding {
+            rule: "canonical/outside-head".into(),
+            severity: Severity::Error,
+            url: url.into(),
+            profile: None,
+            message: "the canonical is in the body".into(),
+            evidence: vec![Evidence::Note { text: note.into() }],
+        };
+        ReportFinding {
+            fingerprint: crate::fingerprint(&finding),
+            finding,
+            baseline: None,
+        }
+    }
+
+    #[test]
+    fn results_past_githubs_limit_are_left_out_and_said_so() {
+        let mut report = crate::test_report::minimal();
+        report.findings = (0..=MAX_RESULTS)
+            .map(|i| page_finding(&format!("https://e.com/p/{i}"), "n"))
+            .collect();
+        let log = serde_json::to_value(sarif_log(&report, &SarifMap::new())).unwrap();
+        let run = &log["runs"][0];
+        assert_eq!(run["results"].as_array().unwrap().len(), MAX_RESULTS);
+        assert_eq!(run["properties"]["truncated"]["results"], MAX_RESULTS + 1);
+        assert_eq!(run["properties"]["truncated"]["kept"], MAX_RESULTS);
+    }
+
+    #[test]
+    fn findings_a_template_maps_together_stay_distinguishable() {
+        let mut report = crate::test_report::minimal();
+        // Two findings on one URL that differ in evidence only, and a page on the same template.
+        report.findings = vec![
+            page_finding("https://e.com/p/1", "first"),
+            page_finding("https://e.com/p/1", "second"),
+            page_finding("https://e.com/p/2", "first"),
+        ];
+        let map = SarifMap::new()
+            .with_entry("https://e.com/p/*=templates/p.html")
+            .unwrap();
+        let log = serde_json::to_value(sarif_log(&report, &map)).unwrap();
+        let results = log["runs"][0]["results"].as_array().unwrap();
+        assert_eq!(results.len(), 3);
+        let keys: BTreeSet<String> = results
+            .iter()
+            .map(|r| {
+                assert_eq!(
+                    r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                    "templates/p.html"
+                );
+                r["message"]["text"].as_str().unwrap().to_owned()
+            })
+            .collect();
+        assert_eq!(keys.len(), 3, "{keys:?}");
+        // The documented rule anchor form: `## robots/blocked-noindex` is `#robotsblocked-noindex`.
+        assert_eq!(
+            rule_anchor("robots/blocked-noindex"),
+            "robotsblocked-noindex"
+        );
+    }
+}
