@@ -118,6 +118,7 @@ fn render_10k_findings(bencher: Bencher, format: &str) {
     let renderer = renderers.get(format).expect("built-in format");
     let options = RenderOptions {
         fail_on: FailOn::at(Severity::Error),
+        ..RenderOptions::default()
     };
     bencher.counter(ItemsCount::new(FINDINGS)).bench_local(|| {
         let mut out = Vec::with_capacity(32 << 20);

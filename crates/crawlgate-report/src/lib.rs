@@ -9,7 +9,10 @@
 //! let mut renderers = Renderers::builtin();
 //! renderers.load_plugin_dir(std::path::Path::new("reports/csv-findings"))?;
 //! let formats = ["html".to_owned(), "sarif".to_owned(), "csv-findings".to_owned()];
-//! let options = RenderOptions { fail_on: crawlgate_core::FailOn::at(crawlgate_core::Severity::Error) };
+//! let options = RenderOptions {
+//!     fail_on: crawlgate_core::FailOn::at(crawlgate_core::Severity::Error),
+//!     ..RenderOptions::default()
+//! };
 //! let written = write_reports(report, &renderers, &formats, &options, "audit".as_ref())?;
 //! # Ok(()) }
 //! ```
@@ -31,7 +34,7 @@ pub use fingerprint::{fingerprint, fingerprint_mapped};
 pub use model::*;
 pub use render::plugin::Escape;
 pub use render::{
-    Format, JsonRenderer, JunitRenderer, Manifest, RenderError, RenderOptions, Renderer, Renderers,
-    SarifRenderer, TemplateRenderer, write_reports,
+    FALLBACK_PREFIX, Format, JsonRenderer, JunitRenderer, Manifest, RenderError, RenderOptions,
+    Renderer, Renderers, SarifMap, SarifMapError, SarifRenderer, TemplateRenderer, write_reports,
 };
 pub use url_map::{MapError, UrlMap};

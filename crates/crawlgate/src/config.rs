@@ -334,6 +334,9 @@ pub struct ConfigFile {
     pub baseline_map_hosts: Option<Vec<String>>,
     /// `REGEX=REPLACEMENT` URL rewrites for the baseline (`--baseline-map`).
     pub baseline_maps: Option<Vec<String>>,
+    /// `URL=PATH` mappings of site URLs (exact, or a URL pattern) to repository files for the
+    /// SARIF report's locations (`--sarif-map`).
+    pub sarif_map: Option<Vec<String>>,
     /// Write this audit's findings as a baseline (`--write-baseline`), relative to the current
     /// folder.
     pub write_baseline: Option<String>,

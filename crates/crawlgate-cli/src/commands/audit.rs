@@ -10,7 +10,8 @@ use anyhow::{Context, Result, bail};
 use crawlgate::crawl::CrawlEvent;
 use crawlgate::output::report::{audit_summary, start_error_message, start_unreachable_message};
 use crawlgate::report::{
-    Baseline, BaselineState, Format, RenderOptions, Renderers, UrlMap, baseline_json, write_reports,
+    Baseline, BaselineState, Format, RenderOptions, Renderers, SarifMap, UrlMap, baseline_json,
+    write_reports,
 };
 use crawlgate::signals::Profile;
 use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
@@ -140,6 +141,19 @@ pub(crate) struct AuditArgs {
     )]
     pub(crate) baseline_maps: Vec<String>,
 
+    /// Where a site URL lives in the repository, for the SARIF report (GitHub code scanning
+    /// wants repository-relative locations): `URL=PATH`, URL exact
+    /// (`https://www.example.com/robots.txt=public/robots.txt`, lines kept) or a URL pattern
+    /// (`https://www.example.com/products/*=templates/product.html`, lines dropped). Unmapped
+    /// URLs go to `crawlgate/site/HOST/PATH`. Repeatable.
+    #[arg(
+        help_heading = "Reports",
+        long = "sarif-map",
+        value_name = "URL=PATH",
+        value_parser = parse_sarif_map_entry
+    )]
+    pub(crate) sarif_map: Vec<String>,
+
     /// Write this audit's findings as a baseline file for a later `--baseline`.
     #[arg(help_heading = "CI", long, value_name = "FILE")]
     pub(crate) write_baseline: Option<PathBuf>,
@@ -258,6 +272,7 @@ fn write_audit_reports(
 ) -> Result<Vec<PathBuf>> {
     let options = RenderOptions {
         fail_on: args.fail_on,
+        sarif_map: sarif_map(&args.sarif_map)?,
     };
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
@@ -269,6 +284,21 @@ fn write_audit_reports(
         &args.output_dir,
     )
     .context("cannot write the reports")
+}
+
+/// A `--sarif-map` entry, checked when the command line is read.
+fn parse_sarif_map_entry(entry: &str) -> Result<String, String> {
+    SarifMap::new()
+        .with_entry(entry)
+        .map(|_| entry.to_owned())
+        .map_err(|e| e.to_string())
+}
+
+/// The `--sarif-map` entries (and the config file's `sarif_map`) as one map.
+fn sarif_map(entries: &[String]) -> Result<SarifMap> {
+    entries.iter().try_fold(SarifMap::new(), |map, entry| {
+        map.with_entry(entry).context("--sarif-map")
+    })
 }
 
 /// The baseline of `--baseline`, its URLs mapped by `--baseline-map-host` and `--baseline-map`.

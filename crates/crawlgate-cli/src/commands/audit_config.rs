@@ -14,6 +14,7 @@ use crate::commands::crawl_args::{
 use anyhow::{Context, Result, anyhow, bail};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
+use crawlgate::report::SarifMap;
 use crawlgate::site::HostPattern;
 use crawlgate::{ConfigFile, FailOn};
 use std::collections::BTreeSet;
@@ -278,6 +279,14 @@ fn apply_report_config(
     if let Some(maps) = filled.take("baseline_maps", file.baseline_maps.clone()) {
         args.baseline_maps = maps;
     }
+    if let Some(entries) = filled.take("sarif_map", file.sarif_map.as_ref()) {
+        for entry in entries {
+            SarifMap::new()
+                .with_entry(entry)
+                .map_err(|e| anyhow!("config: sarif_map: {e}"))?;
+        }
+        args.sarif_map.clone_from(entries);
+    }
     if let Some(path) = filled.take("write_baseline", file.write_baseline.as_ref()) {
         args.write_baseline = Some(PathBuf::from(path));
     }
@@ -370,6 +379,34 @@ mod tests {
             let error = audit_with(&["https://example.com/"], bad).unwrap_err();
             assert!(error.to_string().starts_with("config: "), "{bad}: {error}");
         }
+    }
+
+    #[test]
+    fn sarif_map_comes_from_the_file_unless_the_command_line_gives_one() {
+        let toml = "sarif_map = [\"https://e.com/robots.txt=public/robots.txt\"]\n";
+        let args = audit_with(&["https://e.com/"], toml).unwrap();
+        assert_eq!(
+            args.sarif_map,
+            ["https://e.com/robots.txt=public/robots.txt"]
+        );
+        let args = audit_with(
+            &[
+                "https://e.com/",
+                "--sarif-map=https://e.com/*=templates/page.html",
+            ],
+            toml,
+        )
+        .unwrap();
+        assert_eq!(args.sarif_map, ["https://e.com/*=templates/page.html"]);
+        let error = audit_with(
+            &["https://e.com/"],
+            "sarif_map = [\"https://e.com/x=/abs\"]",
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().starts_with("config: sarif_map: "),
+            "{error}"
+        );
     }
 
     /// Options that have no config key, and why.

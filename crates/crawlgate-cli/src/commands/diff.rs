@@ -89,7 +89,10 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
         &report,
         &renderers,
         &formats,
-        &RenderOptions { fail_on },
+        &RenderOptions {
+            fail_on,
+            ..RenderOptions::default()
+        },
         &args.output_dir,
     )
     .context("cannot write the reports")?;

@@ -20,6 +20,7 @@
 use super::evidence::describe;
 use super::{RenderError, RenderOptions, Renderer};
 use crate::model::{BaselineState, Report, ReportFinding};
+use crawlgate_core::FailOn;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -48,7 +49,7 @@ impl Renderer for JunitRenderer {
         options: &RenderOptions,
         out: &mut dyn std::io::Write,
     ) -> Result<(), RenderError> {
-        let xml = junit_report(report, *options).to_string()?;
+        let xml = junit_report(report, options.fail_on).to_string()?;
         out.write_all(strict_root(&xml).as_bytes())?;
         out.write_all(b"\n")?;
         Ok(())
@@ -58,7 +59,7 @@ impl Renderer for JunitRenderer {
 /// What a test case holds: one rule on one URL, or a rule that found nothing.
 type Cases<'a> = BTreeMap<(&'a str, &'a str), Vec<&'a ReportFinding>>;
 
-fn junit_report(report: &Report, options: RenderOptions) -> quick_junit::Report {
+fn junit_report(report: &Report, fail_on: FailOn) -> quick_junit::Report {
     let start_url = report.target.start_url.as_str();
     // family → (rule, url) → findings; BTreeMaps give the documented, stable order.
     let mut suites: BTreeMap<&str, Cases<'_>> = BTreeMap::new();
@@ -108,20 +109,15 @@ fn junit_report(report: &Report, options: RenderOptions) -> quick_junit::Report 
             .extra
             .insert("hostname".into(), xml_text(&hostname).into());
         for ((rule, url), findings) in cases {
-            suite.add_test_case(test_case(rule, url, &findings, options));
+            suite.add_test_case(test_case(rule, url, &findings, fail_on));
         }
         junit.add_test_suite(suite);
     }
     junit
 }
 
-fn test_case(
-    rule: &str,
-    url: &str,
-    findings: &[&ReportFinding],
-    options: RenderOptions,
-) -> TestCase {
-    let fails = |f: &&&ReportFinding| options.fail_on.fails(f.finding.severity);
+fn test_case(rule: &str, url: &str, findings: &[&ReportFinding], fail_on: FailOn) -> TestCase {
+    let fails = |f: &&&ReportFinding| fail_on.fails(f.finding.severity);
     let known = |f: &&&ReportFinding| f.baseline == Some(BaselineState::Known);
     let failing: Vec<&&ReportFinding> = findings.iter().filter(|f| fails(f) && !known(f)).collect();
     let known_failing: Vec<&&ReportFinding> =

@@ -13,6 +13,7 @@ mod json;
 mod junit;
 pub(crate) mod plugin;
 mod sarif;
+pub(crate) mod sarif_map;
 mod write;
 
 pub use error::RenderError;
@@ -21,6 +22,7 @@ pub use json::JsonRenderer;
 pub use junit::JunitRenderer;
 pub use plugin::{Manifest, TemplateRenderer};
 pub use sarif::SarifRenderer;
+pub use sarif_map::{FALLBACK_PREFIX, SarifMap, SarifMapError};
 pub use write::write_reports;
 
 use crate::model::Report;
@@ -46,11 +48,14 @@ pub trait Renderer: Send + Sync {
 }
 
 /// Choices that change a rendering without changing the report.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RenderOptions {
     /// Findings at or above this severity are failures (JUnit `<failure>`; templates get it as
     /// `options.fail_on`, the severity's name or null). [`FailOn::NEVER`]: nothing fails.
     pub fail_on: FailOn,
+    /// Where site URLs live in the repository, for SARIF artifact locations (`--sarif-map`);
+    /// empty: every URL goes to the documented fallback place under [`FALLBACK_PREFIX`].
+    pub sarif_map: SarifMap,
 }
 
 /// The renderers available by name: the built-in formats plus loaded plugins.

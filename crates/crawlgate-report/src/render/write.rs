@@ -48,14 +48,14 @@ pub fn write_reports(
     })?;
     chosen
         .into_iter()
-        .map(|renderer| write_one(report, renderer, *options, dir))
+        .map(|renderer| write_one(report, renderer, options, dir))
         .collect()
 }
 
 fn write_one(
     report: &Report,
     renderer: &dyn Renderer,
-    options: RenderOptions,
+    options: &RenderOptions,
     dir: &Path,
 ) -> Result<PathBuf, RenderError> {
     let file_name = format!("report.{}", renderer.extension());
@@ -69,7 +69,7 @@ fn write_one(
         .map_err(io_error(&temp))
         .and_then(|file| {
             let mut out = BufWriter::new(file);
-            renderer.render(report, &options, &mut out)?;
+            renderer.render(report, options, &mut out)?;
             let file = out.into_inner().map_err(|e| RenderError::Io {
                 path: temp.clone(),
                 source: e.into_error(),

@@ -3,4 +3,5 @@
 //! be a binary of its own.
 
 mod report_render;
+mod sarif_github;
 mod support;

@@ -5,17 +5,17 @@
 use crate::support;
 use crawlgate_core::{Evidence, FailOn, Finding, Severity};
 use crawlgate_report::{
-    BaselineState, RenderError, RenderOptions, Renderers, Report, ReportFinding, fingerprint,
-    write_reports,
+    BaselineState, RenderError, RenderOptions, Renderers, Report, ReportFinding, SarifMap,
+    fingerprint, write_reports,
 };
 use std::path::Path;
 
-fn render(renderers: &Renderers, name: &str, report: &Report, options: RenderOptions) -> String {
+fn render(renderers: &Renderers, name: &str, report: &Report, options: &RenderOptions) -> String {
     let renderer = renderers
         .get(name)
         .unwrap_or_else(|| panic!("no renderer `{name}`"));
     let mut out = Vec::new();
-    if let Err(error) = renderer.render(report, &options, &mut out) {
+    if let Err(error) = renderer.render(report, options, &mut out) {
         panic!("{name}: {error}");
     }
     String::from_utf8(out).expect("UTF-8 output")
@@ -24,6 +24,7 @@ fn render(renderers: &Renderers, name: &str, report: &Report, options: RenderOpt
 fn fail_on_error() -> RenderOptions {
     RenderOptions {
         fail_on: FailOn::at(Severity::Error),
+        ..RenderOptions::default()
     }
 }
 
@@ -69,7 +70,7 @@ fn writes_the_canned_audit_in_every_format() {
         let text = std::fs::read_to_string(path).unwrap();
         assert_eq!(
             text,
-            render(&renderers, format, &report, fail_on_error()),
+            render(&renderers, format, &report, &fail_on_error()),
             "{format}: the file is the rendering"
         );
     }
@@ -89,7 +90,7 @@ fn snapshots_of_every_format() {
     assert_eq!(report.target.profiles, ["googlebot", "bingbot"]);
     let renderers = renderers_with_csv();
     for format in EVERY_FORMAT {
-        let text = render(&renderers, format, &report, fail_on_error());
+        let text = render(&renderers, format, &report, &fail_on_error());
         insta::assert_snapshot!(format!("outfitters.{format}"), text);
     }
 }
@@ -102,8 +103,8 @@ fn the_same_report_renders_to_the_same_bytes() {
     let renderers = renderers_with_csv();
     for format in EVERY_FORMAT {
         assert_eq!(
-            render(&renderers, format, &first, fail_on_error()),
-            render(&renderers, format, &second, fail_on_error()),
+            render(&renderers, format, &first, &fail_on_error()),
+            render(&renderers, format, &second, &fail_on_error()),
             "{format}"
         );
     }
@@ -115,12 +116,12 @@ fn the_date_appears_only_when_asked_for() {
     let renderers = Renderers::builtin();
     let date = "2026-06-01T12:00:00Z";
     for format in ["html", "md", "json"] {
-        assert!(!render(&renderers, format, &report, fail_on_error()).contains(date));
+        assert!(!render(&renderers, format, &report, &fail_on_error()).contains(date));
     }
     report.generated_at = Some(date.to_owned());
     for format in ["html", "md", "json"] {
         assert!(
-            render(&renderers, format, &report, fail_on_error()).contains(date),
+            render(&renderers, format, &report, &fail_on_error()).contains(date),
             "{format}"
         );
     }
@@ -131,7 +132,7 @@ fn expected_blocked_profiles_are_named_so() {
     let mut report = support::report_of("outfitters");
     let renderers = Renderers::builtin();
     for format in ["html", "md", "json"] {
-        let text = render(&renderers, format, &report, fail_on_error());
+        let text = render(&renderers, format, &report, &fail_on_error());
         assert!(!text.contains("expected blocked"), "{format}");
         assert!(!text.contains("expected_blocked"), "{format}");
     }
@@ -142,7 +143,7 @@ fn expected_blocked_profiles_are_named_so() {
         "googlebot, bingbot, gptbot (expected blocked)"
     );
     for format in ["html", "md"] {
-        let text = render(&renderers, format, &report, fail_on_error());
+        let text = render(&renderers, format, &report, &fail_on_error());
         // In the byline and in the summary.
         assert_eq!(
             text.matches("googlebot, bingbot, gptbot (expected blocked)")
@@ -151,14 +152,14 @@ fn expected_blocked_profiles_are_named_so() {
             "{format}"
         );
     }
-    let json = render(&renderers, "json", &report, fail_on_error());
+    let json = render(&renderers, "json", &report, &fail_on_error());
     assert!(json.contains(r#""expected_blocked": ["#), "{json}");
 }
 
 #[test]
 fn the_html_report_is_self_contained() {
     let report = support::report_of("outfitters");
-    let html = render(&Renderers::builtin(), "html", &report, fail_on_error());
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
     // Nothing is loaded from anywhere: no external stylesheet, script, image, font or frame, and
     // a Content-Security-Policy that would block one anyway.
     for needle in [
@@ -202,17 +203,17 @@ fn the_html_report_is_self_contained() {
 fn an_unreachable_robots_txt_is_reported() {
     let report = support::report_of("unreachable");
     let renderers = Renderers::builtin();
-    let html = render(&renderers, "html", &report, fail_on_error());
+    let html = render(&renderers, "html", &report, &fail_on_error());
     assert!(
         html.contains("<span class=\"status\">HTTP 503</span>"),
         "{html}"
     );
     assert!(html.contains("everything disallowed"));
     assert!(html.contains("No sitemap was found."));
-    let md = render(&renderers, "md", &report, fail_on_error());
+    let md = render(&renderers, "md", &report, &fail_on_error());
     assert!(md.contains("HTTP 503 · everything disallowed"), "{md}");
     for format in ["json", "sarif", "junit"] {
-        render(&renderers, format, &report, fail_on_error());
+        render(&renderers, format, &report, &fail_on_error());
     }
 }
 
@@ -225,7 +226,7 @@ fn markdown_folds_long_url_lists() {
         extra.finding.url = format!("https://www.outfitters.test/extra/{n}");
         report.findings.push(extra);
     }
-    let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
+    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
     assert!(md.contains("<details><summary>14 URLs</summary>"), "{md}");
 }
 
@@ -238,7 +239,7 @@ fn the_markdown_summary_fits_a_github_comment_whatever_the_audit() {
         &Renderers::builtin(),
         "md-summary",
         &report,
-        fail_on_error(),
+        &fail_on_error(),
     );
     assert!(
         small.contains("| Severity | Rule | Findings | First URLs |"),
@@ -261,7 +262,7 @@ fn the_markdown_summary_fits_a_github_comment_whatever_the_audit() {
         &Renderers::builtin(),
         "md-summary",
         &report,
-        fail_on_error(),
+        &fail_on_error(),
     );
     assert!(
         big.chars().count() < GITHUB_COMMENT_CHARS,
@@ -269,7 +270,7 @@ fn the_markdown_summary_fits_a_github_comment_whatever_the_audit() {
         big.chars().count()
     );
     assert!(big.contains("more lines are in the full report"));
-    let full = render(&Renderers::builtin(), "md", &report, fail_on_error());
+    let full = render(&Renderers::builtin(), "md", &report, &fail_on_error());
     assert!(
         full.chars().count() > GITHUB_COMMENT_CHARS,
         "the full report is not capped"
@@ -285,7 +286,7 @@ fn rendered_text_says_each_thing_once_and_plainly() {
     for site in ["outfitters", "unreachable", "hostile"] {
         let report = support::report_of(site);
         for format in ["html", "md", "md-summary", "sarif", "junit"] {
-            let text = render(&Renderers::builtin(), format, &report, fail_on_error());
+            let text = render(&Renderers::builtin(), format, &report, &fail_on_error());
             assert!(
                 !doubled.is_match(&text),
                 "{site} {format}: {:?}",
@@ -293,7 +294,7 @@ fn rendered_text_says_each_thing_once_and_plainly() {
             );
             assert!(!text.contains("time(s)"), "{site} {format}");
         }
-        let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
+        let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
         let byline = md.lines().nth(2).unwrap_or_default();
         assert!(!byline.contains("\\."), "{byline}");
     }
@@ -449,7 +450,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         },
     );
     let renderers = renderers_with_csv();
-    let html = render(&renderers, "html", &report, fail_on_error());
+    let html = render(&renderers, "html", &report, &fail_on_error());
     assert!(
         !html.contains("ev-unknown"),
         "a kind fell back to the generic rendering"
@@ -477,7 +478,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         );
         assert!(html.contains(&text), "HTML lacks `{text}`");
     }
-    let md = render(&renderers, "md", &report, fail_on_error());
+    let md = render(&renderers, "md", &report, &fail_on_error());
     assert!(
         !md.contains("does not know"),
         "a kind fell back to the generic rendering"
@@ -487,7 +488,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         .find(|line| line.contains("every kind of evidence"))
         .expect("the finding's row");
     assert_eq!(row.matches("<br>• ").count(), every_evidence_kind().len());
-    let csv = render(&renderers, "csv-findings", &report, fail_on_error());
+    let csv = render(&renderers, "csv-findings", &report, &fail_on_error());
     assert!(
         csv.contains(
             "https://www.outfitters.test/p →301 /r (final: https://www.outfitters.test/r)"
@@ -504,7 +505,7 @@ const HOSTILE_MESSAGE: &str =
     "=HYPERLINK(\"http://evil.test\") | *star* `tick` <script>alert('msg')</script>";
 
 /// The hostile fixture site's report, with markup added where the model allows any text.
-fn hostile_report() -> Report {
+pub(crate) fn hostile_report() -> Report {
     let mut report = support::report_of("hostile");
     assert!(
         report.findings.len() >= 4,
@@ -560,7 +561,7 @@ fn hostile_report() -> Report {
 #[test]
 fn html_shows_hostile_site_content_as_text() {
     let report = hostile_report();
-    let html = render(&Renderers::builtin(), "html", &report, fail_on_error());
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
     std::fs::write(support::scratch_dir("hostile").join("report.html"), &html).unwrap();
     // Our own filter script is the only script element; no markup from the site survives.
     assert_eq!(html.matches("<script").count(), 1, "{html}");
@@ -587,7 +588,7 @@ fn html_shows_hostile_site_content_as_text() {
 #[test]
 fn markdown_shows_hostile_site_content_as_text() {
     let report = hostile_report();
-    let md = render(&Renderers::builtin(), "md", &report, fail_on_error());
+    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
     // Rendered as GitHub would (GFM tables; raw HTML passes through pulldown-cmark untouched, so
     // any markup we failed to escape would show up here as an element).
     let mut options = pulldown_cmark::Options::empty();
@@ -619,7 +620,7 @@ fn markdown_shows_hostile_site_content_as_text() {
 fn junit_and_sarif_stay_well_formed_with_hostile_content() {
     let report = hostile_report();
     let renderers = Renderers::builtin();
-    let xml = render(&renderers, "junit", &report, fail_on_error());
+    let xml = render(&renderers, "junit", &report, &fail_on_error());
     let mut reader = quick_xml::Reader::from_str(&xml);
     let mut elements = 0;
     loop {
@@ -646,7 +647,7 @@ fn junit_and_sarif_stay_well_formed_with_hostile_content() {
     }
     assert!(elements > 4);
     let sarif: serde_json::Value =
-        serde_json::from_str(&render(&renderers, "sarif", &report, fail_on_error())).unwrap();
+        serde_json::from_str(&render(&renderers, "sarif", &report, &fail_on_error())).unwrap();
     let messages: Vec<&str> = sarif["runs"][0]["results"]
         .as_array()
         .unwrap()
@@ -684,7 +685,7 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
         &Renderers::builtin(),
         "sarif",
         &report,
-        fail_on_error(),
+        &fail_on_error(),
     ))
     .unwrap();
     assert_eq!(sarif["version"], "2.1.0");
@@ -713,7 +714,21 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
             .contains("## How to fix")
     );
     let results = run["results"].as_array().unwrap();
-    assert_eq!(results.len(), report.findings.len());
+    // Findings that differ only by profile are one result: every finding is in exactly one.
+    assert!(results.len() < report.findings.len());
+    let mut folded: Vec<&str> = results
+        .iter()
+        .flat_map(|r| r["properties"]["fingerprints"].as_array().unwrap())
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    folded.sort_unstable();
+    let mut every: Vec<&str> = report
+        .findings
+        .iter()
+        .map(|f| f.fingerprint.as_str())
+        .collect();
+    every.sort_unstable();
+    assert_eq!(folded, every);
     for result in results {
         let index = usize::try_from(result["ruleIndex"].as_u64().unwrap()).unwrap();
         assert_eq!(rules[index]["id"], result["ruleId"]);
@@ -742,13 +757,15 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         fingerprint: fingerprint(&finding),
         finding,
     });
-    let sarif: serde_json::Value = serde_json::from_str(&render(
-        &Renderers::builtin(),
-        "sarif",
-        &report,
-        fail_on_error(),
-    ))
-    .unwrap();
+    // robots.txt is mapped to its repository file; the rest falls back to `crawlgate/site/`.
+    let options = RenderOptions {
+        sarif_map: SarifMap::new()
+            .with_entry("https://www.outfitters.test/robots.txt=public/robots.txt")
+            .unwrap(),
+        ..fail_on_error()
+    };
+    let sarif: serde_json::Value =
+        serde_json::from_str(&render(&Renderers::builtin(), "sarif", &report, &options)).unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     // The robots.txt finding is located at its file and line.
     let typo = results
@@ -756,8 +773,9 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         .find(|r| r["ruleId"] == "robots/typo-field")
         .unwrap();
     let location = &typo["locations"][0]["physicalLocation"];
+    assert_eq!(location["artifactLocation"]["uri"], "public/robots.txt");
     assert_eq!(
-        location["artifactLocation"]["uri"],
+        typo["properties"]["url"],
         "https://www.outfitters.test/robots.txt"
     );
     assert_eq!(location["region"]["startLine"], 7);
@@ -768,7 +786,7 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
         .find(|r| {
             r["ruleId"] == "sitemap/url-blocked"
                 && r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-                    == "https://www.outfitters.test/shop/sale/"
+                    == "crawlgate/site/www.outfitters.test/shop/sale/index"
         })
         .unwrap();
     assert!(blocked["locations"][0]["physicalLocation"]["region"].is_null());
@@ -791,9 +809,9 @@ fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
     assert_eq!(
         related,
         [
-            ("https://www.outfitters.test/robots.txt".to_owned(), 10),
+            ("public/robots.txt".to_owned(), 10),
             (
-                "https://www.outfitters.test/sitemap-products.xml".to_owned(),
+                "crawlgate/site/www.outfitters.test/sitemap-products.xml".to_owned(),
                 6
             )
         ]
@@ -806,7 +824,15 @@ fn junit_fails_the_findings_at_or_above_fail_on() {
     let renderers = Renderers::builtin();
     let junit = |fail_on| {
         let fail_on = FailOn(fail_on);
-        render(&renderers, "junit", &report, RenderOptions { fail_on })
+        render(
+            &renderers,
+            "junit",
+            &report,
+            &RenderOptions {
+                fail_on,
+                ..RenderOptions::default()
+            },
+        )
     };
     let header = |xml: &str| xml.lines().nth(1).unwrap_or_default().to_owned();
     // 15 rule × URL test cases: 11 error findings on 8 of them, 9 warnings on the other 7 and 2
@@ -840,7 +866,7 @@ fn junit_of_a_clean_site_has_a_passing_case_per_rule_checked() {
         &Renderers::builtin(),
         "junit",
         &clean_report(),
-        fail_on_error(),
+        &fail_on_error(),
     );
     assert!(
         xml.contains("tests=\"4\" failures=\"0\" errors=\"0\""),
@@ -855,7 +881,7 @@ fn junit_of_a_clean_site_has_a_passing_case_per_rule_checked() {
     // A report without `rules_checked` (written before it existed) still has one passing case.
     let mut old = clean_report();
     old.rules_checked.clear();
-    let xml = render(&Renderers::builtin(), "junit", &old, fail_on_error());
+    let xml = render(&Renderers::builtin(), "junit", &old, &fail_on_error());
     assert!(xml.contains("tests=\"1\" failures=\"0\""), "{xml}");
     assert!(xml.contains("classname=\"crawlgate/audit\""), "{xml}");
 }
@@ -867,7 +893,7 @@ fn junit_reports_findings_known_to_the_baseline_as_skipped_not_failed() {
         finding.baseline = Some(BaselineState::Known);
     }
     let renderers = Renderers::builtin();
-    let xml = render(&renderers, "junit", &report, fail_on_error());
+    let xml = render(&renderers, "junit", &report, &fail_on_error());
     // The 8 test cases that would fail are skipped; the warnings below --fail-on stay passing.
     assert!(
         xml.contains("tests=\"15\" failures=\"0\" errors=\"0\""),
@@ -886,7 +912,7 @@ fn junit_reports_findings_known_to_the_baseline_as_skipped_not_failed() {
         .find(|f| f.finding.rule == "robots/blocked-noindex")
         .unwrap();
     new.baseline = Some(BaselineState::New);
-    let xml = render(&renderers, "junit", &report, fail_on_error());
+    let xml = render(&renderers, "junit", &report, &fail_on_error());
     assert!(xml.contains("failures=\"1\""), "{xml}");
     assert_eq!(xml.matches("<skipped ").count(), 7);
 }
@@ -894,13 +920,13 @@ fn junit_reports_findings_known_to_the_baseline_as_skipped_not_failed() {
 #[test]
 fn junit_carries_hostname_and_time_and_a_timestamp_only_when_asked() {
     let mut report = support::report_of("outfitters");
-    let xml = render(&Renderers::builtin(), "junit", &report, fail_on_error());
+    let xml = render(&Renderers::builtin(), "junit", &report, &fail_on_error());
     assert!(xml.contains(
         "<testsuite name=\"canonical\" tests=\"2\" skipped=\"0\" errors=\"0\" failures=\"2\" time=\"0.000\" hostname=\"www.outfitters.test\">"
     ));
     assert!(!xml.contains("timestamp="));
     report.generated_at = Some("2026-03-01T12:34:56.789Z".to_owned());
-    let xml = render(&Renderers::builtin(), "junit", &report, fail_on_error());
+    let xml = render(&Renderers::builtin(), "junit", &report, &fail_on_error());
     assert!(xml.contains(
         "time=\"0.000\" timestamp=\"2026-03-01T12:34:56.789+00:00\" hostname=\"www.outfitters.test\">"
     ));
@@ -940,7 +966,11 @@ fn junit_validates_against_the_common_xsd() {
         ("hostile", hostile_report()),
     ] {
         let file = scratch.join(format!("{name}.junit.xml"));
-        std::fs::write(&file, render(&renderers, "junit", &report, fail_on_error())).unwrap();
+        std::fs::write(
+            &file,
+            render(&renderers, "junit", &report, &fail_on_error()),
+        )
+        .unwrap();
         let output = std::process::Command::new(&xmllint)
             .arg("--noout")
             .arg("--schema")
@@ -996,7 +1026,7 @@ fn the_csv_findings_plugin_writes_one_row_per_finding() {
         &renderers_with_csv(),
         "csv-findings",
         &report,
-        fail_on_error(),
+        &fail_on_error(),
     );
     let rows = parse_csv(&csv);
     assert_eq!(
@@ -1151,8 +1181,8 @@ fn plugin_folders_load_with_their_assets() {
     );
     let report = support::report_of("outfitters");
     assert_eq!(
-        render(&renderers, "html", &report, fail_on_error()),
-        render(&Renderers::builtin(), "html", &report, fail_on_error())
+        render(&renderers, "html", &report, &fail_on_error()),
+        render(&Renderers::builtin(), "html", &report, &fail_on_error())
     );
 
     // Assets are inlined raw, never parsed as templates; the escaping follows the extension.
@@ -1178,7 +1208,7 @@ fn plugin_folders_load_with_their_assets() {
     let mut hostile = report.clone();
     hostile.target.start_url = "<x>".to_owned();
     assert_eq!(
-        render(&renderers, "brand", &hostile, fail_on_error()),
+        render(&renderers, "brand", &hostile, &fail_on_error()),
         "<style>h1 { color: red } /* {{ not a template }} */</style><h1>&lt;x&gt;</h1>"
     );
 
@@ -1344,7 +1374,7 @@ fn the_html_report_renders_in_headless_chromium() {
         ("hostile", hostile_report()),
     ] {
         let file = dir.join(format!("{name}.html"));
-        std::fs::write(&file, render(&renderers, "html", &report, fail_on_error())).unwrap();
+        std::fs::write(&file, render(&renderers, "html", &report, &fail_on_error())).unwrap();
         let (dom, console) = load_in_chromium(&chromium, &file);
         // The filter script ran to its end, with no console message: no script error and no
         // request blocked by the Content-Security-Policy (there is none to block).
