@@ -2,7 +2,7 @@
 //! environment, URL, config file), a cookie and a token header reach the site's requests, never
 //! a third-party host, and never a report, stdout or stderr.
 
-use crate::util::{scratch, text};
+use crate::util::{report_json, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
 use std::path::Path;
 use std::process::{Command, Output};
@@ -79,8 +79,7 @@ fn audit(args: &[&str], env: &[(&str, &str)], out: &Path) -> Output {
 fn assert_audited_without_leaks(output: &Output, out: &Path, other: &SiteServer) {
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     assert_eq!(output.status.code(), Some(0), "{stdout}{stderr}");
-    let report = std::fs::read_to_string(out.join("report.json")).unwrap();
-    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let report = report_json(out);
     assert_eq!(report["summary"]["pages_crawled"], 2, "{stdout}");
     assert!(
         stdout.contains("access: basic auth, cookie, header X-Staging-Token"),

@@ -1,10 +1,9 @@
 //! `crawlgate audit --baseline` and `--write-baseline`, end to end: the round trip on one site,
 //! and a baseline taken on another host, mapped.
 
-use crate::util::crawlgate;
+use crate::util::{crawlgate, report_json};
 use crawlgate_serve::SiteServer;
 use crawlgate_test_support::served::serve_fixture_site;
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -53,9 +52,7 @@ fn audit(server: &SiteServer, out: &str, extra: &[&str]) -> Output {
 
 /// `(rule, baseline marker)` of each finding of a report.json.
 fn markers(dir: &str) -> Vec<(String, String)> {
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(Path::new(dir).join("report.json")).unwrap())
-            .unwrap();
+    let report = report_json(Path::new(dir));
     report["findings"]
         .as_array()
         .unwrap()

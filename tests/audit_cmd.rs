@@ -1,12 +1,12 @@
 //! `crawlgate audit`: the bundled demo (every rule fires, clean pages stay clean) and a small
 //! fixture site served on 127.0.0.1 (exit codes, config file, --obey-robots).
 
-use crate::util::{audit_to_json, crawlgate, text};
+use crate::util::{audit_to_json, crawlgate, report_json, text};
 use crawlgate_test_support::repo_dir;
 use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 
 /// Pages of the demo's `www` site that are indexable, self-canonical, linked, listed once in a
@@ -48,11 +48,6 @@ fn out_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("crawlgate-audit-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-fn report_json(dir: &Path) -> Value {
-    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json is written");
-    serde_json::from_str(&text).expect("report.json parses")
 }
 
 fn findings(report: &Value) -> &Vec<Value> {

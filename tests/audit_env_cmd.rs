@@ -1,9 +1,8 @@
 //! `crawlgate audit --environment`, end to end: a staging configuration shipped to production,
 //! and a staging site open to search engines, served on 127.0.0.1.
 
-use crate::util::crawlgate;
+use crate::util::{crawlgate, report_json};
 use crawlgate_serve::{Route, ServedSite, SiteServer};
-use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Output;
 
@@ -24,8 +23,7 @@ impl ReportDir {
 
     /// `(rule, url, message)` of every finding of report.json.
     fn findings(&self) -> Vec<(String, String, String)> {
-        let text = std::fs::read_to_string(self.0.join("report.json")).expect("report.json");
-        let report: Value = serde_json::from_str(&text).expect("JSON");
+        let report = report_json(&self.0);
         report["findings"]
             .as_array()
             .expect("findings")

@@ -2,7 +2,7 @@
 //! one whose GPTBot group lets pages through, served on 127.0.0.1; the same from crawlgate.toml,
 //! with per-profile levels and suppressions.
 
-use crate::util::{crawlgate, scratch, text};
+use crate::util::{crawlgate, report_json as report, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
 use serde_json::Value;
 use std::path::Path;
@@ -39,11 +39,6 @@ fn audit(server: &SiteServer, out: &Path, extra: &[&str]) -> Output {
     ];
     args.extend_from_slice(extra);
     crawlgate(&args)
-}
-
-fn report(out: &Path) -> Value {
-    let text = std::fs::read_to_string(out.join("report.json")).expect("report.json");
-    serde_json::from_str(&text).expect("JSON")
 }
 
 /// `(rule, severity, message)` of the findings about `profile`.

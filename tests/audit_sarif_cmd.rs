@@ -3,38 +3,13 @@
 //! URLs on the fallback place, and `--baseline` marks become `baselineState`.
 
 use crate::util::{crawlgate, scratch, text};
+use crawlgate_test_support::sarif::locations;
 use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::path::Path;
 
 fn sarif_of(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("report.sarif")).unwrap()).unwrap()
-}
-
-/// Every artifact URI of the log, with its line.
-fn locations(log: &Value) -> Vec<(String, Option<u64>)> {
-    log["runs"][0]["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|r| {
-            r["locations"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .chain(r["relatedLocations"].as_array().into_iter().flatten())
-        })
-        .map(|l| {
-            let physical = &l["physicalLocation"];
-            (
-                physical["artifactLocation"]["uri"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned(),
-                physical["region"]["startLine"].as_u64(),
-            )
-        })
-        .collect()
 }
 
 #[test]

@@ -4,10 +4,9 @@
 //!
 //! Signals are sent with `kill(1)`; the waits are bounded and generous (no timed assertions).
 
-use crate::util::scratch;
+use crate::util::{report_json, scratch};
 use crawlgate_serve::{Route, ServedSite, SiteServer};
 use crawlgate_test_support::html::page;
-use serde_json::Value;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -93,8 +92,7 @@ fn one_signal_writes_a_partial_report(name: &str) {
     assert_ne!(status.code(), Some(130));
     // A stopped audit proves nothing clean: a CI gate must not pass on it.
     assert_ne!(status.code(), Some(0), "an interrupted audit exited 0");
-    let report: Value =
-        serde_json::from_slice(&std::fs::read(output.join("report.json")).unwrap()).unwrap();
+    let report = report_json(&output);
     assert_eq!(report["summary"]["interrupted"], true);
     assert_eq!(report["summary"]["partial"], true);
     // What was seen before the signal is in it.
@@ -214,8 +212,7 @@ fn an_audit_out_of_time_is_inconclusive_unless_told_never_to_fail() {
             .status()
             .unwrap();
         assert_eq!(status.code(), Some(expected), "--fail-on {fail_on}");
-        let report: Value =
-            serde_json::from_slice(&std::fs::read(output.join("report.json")).unwrap()).unwrap();
+        let report = report_json(&output);
         assert_eq!(report["summary"]["partial"], true);
     }
 }

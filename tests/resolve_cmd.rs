@@ -2,7 +2,7 @@
 //! audited and crawled under a made-up host name, like a new server under the production name
 //! before the DNS switch; a malformed entry is a usage error.
 
-use crate::util::{audit_to_json, crawlgate, scratch, text};
+use crate::util::{audit_to_json, crawlgate, report_json, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
 use serde_json::Value;
 
@@ -23,8 +23,7 @@ fn shop() -> SiteServer {
 }
 
 fn report_urls(dir: &std::path::Path) -> (Value, Vec<String>) {
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let report = report_json(dir);
     let urls = report["pages"]
         .as_array()
         .unwrap()

@@ -2,7 +2,7 @@
 //! `--sitemap-only`, `--max-discovered` and their `crawlgate.toml` keys, for `crawl` and
 //! `audit`, against a site served on 127.0.0.1.
 
-use crate::util::{audit_to_json, crawlgate, scratch, text};
+use crate::util::{audit_to_json, crawlgate, report_json, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
 use crawlgate_test_support::html::page;
 use serde_json::Value;
@@ -31,10 +31,6 @@ fn received(server: &SiteServer) -> Vec<String> {
     let mut requests = server.requests();
     requests.sort();
     requests
-}
-
-fn report_json(dir: &std::path::Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap()
 }
 
 #[test]

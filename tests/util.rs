@@ -18,6 +18,13 @@ pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The report.json an audit wrote into `dir`, parsed.
+#[allow(dead_code)]
+pub(crate) fn report_json(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("report.json")).expect("report.json is written");
+    serde_json::from_str(&text).expect("report.json parses")
+}
+
 /// A fresh, empty folder of its own under the system's temp folder (`name` must be unique
 /// among the tests).
 #[allow(dead_code)]

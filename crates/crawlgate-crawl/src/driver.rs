@@ -173,8 +173,11 @@ struct HostPace {
     interval: Option<Duration>,
     /// The earliest next start.
     next: Instant,
-    /// Whether the host is on this machine (unpaced unless [`Pace::loopback_too`]).
-    loopback: bool,
+    /// Whether the host is on this machine and left unpaced ([`Pace::loopback_too`] not set):
+    /// then it honours no Crawl-delay and is paused briefly at most.
+    unpaced_loopback: bool,
+    /// The longest pause it gets ([`pause_bound`]).
+    pause_bound: Duration,
     /// Timeouts, dropped connections and 5xx answers in a row (the second one pauses).
     failures_in_a_row: u32,
     /// Pauses in a row (each doubles the next back-off).
@@ -242,10 +245,9 @@ impl Pacing {
         }
         let doubling = pace.pauses_in_a_row.min(16);
         pace.pauses_in_a_row += 1;
-        let bound = pause_bound(&self.retry, pace.loopback && !self.pace.loopback_too);
         let pause = retry_after
             .unwrap_or_else(|| self.retry.backoff.saturating_mul(1 << doubling))
-            .min(bound);
+            .min(pace.pause_bound);
         pace.next = pace.next.max(now + pause);
         pace.backoff.longest_pause_millis = pace.backoff.longest_pause_millis.max(millis(pause));
         if pace.backoff.origin.is_empty() {
@@ -265,11 +267,11 @@ impl Pacing {
         if pending.retries >= self.retry.max_retries {
             return None;
         }
-        let unpaced_loopback = self
-            .hosts
-            .get(&pending.host)
-            .is_some_and(|pace| pace.loopback && !self.pace.loopback_too);
-        Some(pause_bound(&self.retry, unpaced_loopback))
+        Some(
+            self.hosts
+                .get(&pending.host)
+                .map_or(self.retry.max_pause, |pace| pace.pause_bound),
+        )
     }
 
     /// How each host that was backed off was, for the stats.
@@ -295,6 +297,7 @@ impl Pacing {
             return;
         }
         let loopback = self.is_loopback(request);
+        let unpaced_loopback = loopback && !self.pace.loopback_too;
         let interval = self.pace.interval(loopback);
         self.any_paced |= interval.is_some();
         self.hosts.insert(
@@ -302,7 +305,8 @@ impl Pacing {
             HostPace {
                 interval,
                 next: now + interval.unwrap_or_default(),
-                loopback,
+                unpaced_loopback,
+                pause_bound: pause_bound(&self.retry, unpaced_loopback),
                 failures_in_a_row: 0,
                 pauses_in_a_row: 0,
                 backoff: HostBackoff::default(),
@@ -322,7 +326,7 @@ impl Pacing {
         let pace = self.hosts.get_mut(host)?;
         if !self.pace.honour_crawl_delay
             || file.effect != RobotsEffect::Rules
-            || (pace.loopback && !self.pace.loopback_too)
+            || pace.unpaced_loopback
         {
             return None;
         }

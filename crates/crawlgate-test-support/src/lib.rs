@@ -5,6 +5,7 @@
 //!   a site;
 //! - [`html`]: generated HTML pages;
 //! - [`sitemap`]: generated sitemaps;
+//! - [`sarif`]: the locations of a SARIF log;
 //! - `served` (feature `serve`): the fixture sites of `fixtures/sites/` served on 127.0.0.1;
 //! - [`fixtures_dir`] and [`repo_dir`]: where the repository's files are.
 //!
@@ -20,6 +21,7 @@
 
 pub mod fixture;
 pub mod html;
+pub mod sarif;
 #[cfg(feature = "serve")]
 pub mod served;
 pub mod sitemap;

@@ -287,7 +287,7 @@ fn write_audit_reports(
 }
 
 /// A `--sarif-map` entry, checked when the command line is read.
-fn parse_sarif_map_entry(entry: &str) -> Result<String, String> {
+pub(crate) fn parse_sarif_map_entry(entry: &str) -> Result<String, String> {
     SarifMap::new()
         .with_entry(entry)
         .map(|_| entry.to_owned())

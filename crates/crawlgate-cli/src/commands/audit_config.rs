@@ -6,7 +6,7 @@
 //! fill in what neither gave. Paths the file names are read from its folder when relative;
 //! the files it asks to write (`output_dir`, `write_baseline`) are relative to the current one.
 
-use crate::commands::audit::AuditArgs;
+use crate::commands::audit::{AuditArgs, parse_sarif_map_entry};
 use crate::commands::crawl_args::{
     checked_concurrency, checked_max_discovered, checked_rate, checked_seconds,
     parse_robots_override,
@@ -14,7 +14,6 @@ use crate::commands::crawl_args::{
 use anyhow::{Context, Result, anyhow, bail};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
-use crawlgate::report::SarifMap;
 use crawlgate::site::HostPattern;
 use crawlgate::{ConfigFile, FailOn};
 use std::collections::BTreeSet;
@@ -280,10 +279,9 @@ fn apply_report_config(
         args.baseline_maps = maps;
     }
     if let Some(entries) = filled.take("sarif_map", file.sarif_map.as_ref()) {
+        // Checked as `--sarif-map` checks its values; the map is built once, for the reports.
         for entry in entries {
-            SarifMap::new()
-                .with_entry(entry)
-                .map_err(|e| anyhow!("config: sarif_map: {e}"))?;
+            parse_sarif_map_entry(entry).map_err(config_error("sarif_map"))?;
         }
         args.sarif_map.clone_from(entries);
     }
@@ -291,23 +289,15 @@ fn apply_report_config(
         args.write_baseline = Some(PathBuf::from(path));
     }
     if let Some(environment) = filled.take("environment", file.environment.as_ref()) {
-        args.environment = Some(
-            environment
-                .parse()
-                .map_err(|e| anyhow!("config: environment: {e}"))?,
-        );
+        args.environment = Some(environment.parse().map_err(config_error("environment"))?);
     }
     // Added to the command line's: the built-in patterns are a list to extend, not replace.
     for pattern in file.non_production_hosts.iter().flatten() {
-        args.non_production_hosts.push(
-            HostPattern::parse(pattern)
-                .map_err(|e| anyhow!("config: non_production_hosts: {e}"))?,
-        );
+        args.non_production_hosts
+            .push(HostPattern::parse(pattern).map_err(config_error("non_production_hosts"))?);
     }
     if let Some(fail_on) = filled.take("fail_on", file.fail_on.as_ref()) {
-        args.fail_on = fail_on
-            .parse::<FailOn>()
-            .map_err(|e| anyhow!("config: fail_on: {e}"))?;
+        args.fail_on = fail_on.parse::<FailOn>().map_err(config_error("fail_on"))?;
     }
     Ok(())
 }

@@ -8,6 +8,7 @@ use crate::report_render::hostile_report;
 use crate::support;
 use crawlgate_core::{Evidence, FailOn, Severity};
 use crawlgate_report::{BaselineCounts, BaselineState, RenderOptions, Renderers, Report, SarifMap};
+use crawlgate_test_support::sarif::locations;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -337,27 +338,7 @@ fn baseline_state_comes_from_the_baseline_marks() {
 #[test]
 fn mapped_urls_land_on_their_file_and_line_and_others_on_the_fallback() {
     let log = sarif(&support::report_of("outfitters"), outfitters_map());
-    let results = log["runs"][0]["results"].as_array().unwrap();
-    let uris: BTreeSet<(String, Option<u64>)> = results
-        .iter()
-        .flat_map(|r| {
-            r["locations"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .chain(r["relatedLocations"].as_array().into_iter().flatten())
-        })
-        .map(|l| {
-            let physical = &l["physicalLocation"];
-            (
-                physical["artifactLocation"]["uri"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned(),
-                physical["region"]["startLine"].as_u64(),
-            )
-        })
-        .collect();
+    let uris: BTreeSet<(String, Option<u64>)> = locations(&log).into_iter().collect();
     assert!(uris.contains(&("public/robots.txt".to_owned(), Some(5))));
     assert!(uris.contains(&("public/sitemap-products.xml".to_owned(), Some(7))));
     assert!(
