@@ -1,7 +1,7 @@
 //! `crawlgate audit --environment`, end to end: a staging configuration shipped to production,
 //! and a staging site open to search engines, served on 127.0.0.1.
 
-use crate::util::{crawlgate, report_json};
+use crate::util::{audit_json_without_assets, report_json};
 use crawlgate_serve::{Route, ServedSite, SiteServer};
 use std::path::PathBuf;
 use std::process::Output;
@@ -15,10 +15,6 @@ impl ReportDir {
             std::env::temp_dir().join(format!("crawlgate-audit-env-{name}-{}", std::process::id()));
         std::fs::remove_dir_all(&dir).ok();
         ReportDir(dir)
-    }
-
-    fn path(&self) -> String {
-        self.0.display().to_string()
     }
 
     /// `(rule, url, message)` of every finding of report.json.
@@ -58,20 +54,7 @@ fn staging_settings() -> ServedSite {
 }
 
 fn audit(server: &SiteServer, dir: &ReportDir, extra: &[&str]) -> Output {
-    let start = server.url("/").to_string();
-    let out = dir.path();
-    let mut args = vec![
-        "audit",
-        &start,
-        "--quiet",
-        "--format",
-        "json",
-        "-o",
-        &out,
-        "--no-assets",
-    ];
-    args.extend_from_slice(extra);
-    crawlgate(&args)
+    audit_json_without_assets(server.url("/").as_str(), &dir.0, extra)
 }
 
 fn env_rules(findings: &[(String, String, String)]) -> Vec<&(String, String, String)> {

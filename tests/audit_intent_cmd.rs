@@ -2,7 +2,7 @@
 //! one whose GPTBot group lets pages through, served on 127.0.0.1; the same from crawlgate.toml,
 //! with per-profile levels and suppressions.
 
-use crate::util::{crawlgate, report_json as report, scratch, text};
+use crate::util::{audit_json_without_assets, report_json as report, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
 use serde_json::Value;
 use std::path::Path;
@@ -25,20 +25,7 @@ fn shop(gptbot_rules: &str) -> ServedSite {
 }
 
 fn audit(server: &SiteServer, out: &Path, extra: &[&str]) -> Output {
-    let start = server.url("/").to_string();
-    let out = out.display().to_string();
-    let mut args = vec![
-        "audit",
-        &start,
-        "--quiet",
-        "--format",
-        "json",
-        "-o",
-        &out,
-        "--no-assets",
-    ];
-    args.extend_from_slice(extra);
-    crawlgate(&args)
+    audit_json_without_assets(server.url("/").as_str(), out, extra)
 }
 
 /// `(rule, severity, message)` of the findings about `profile`.

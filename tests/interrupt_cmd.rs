@@ -62,6 +62,11 @@ fn wait_bounded(child: &mut Child) -> ExitStatus {
 }
 
 fn audit(server: &SiteServer, output: &Path) -> Child {
+    audit_with(server, output, &[])
+}
+
+/// `crawlgate audit` of `server` into `output`, JSON only, with `extra` flags, started.
+fn audit_with(server: &SiteServer, output: &Path, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_crawlgate"))
         .args([
             "audit",
@@ -70,6 +75,7 @@ fn audit(server: &SiteServer, output: &Path) -> Child {
             "--format",
             "json",
         ])
+        .args(extra)
         .arg("--output-dir")
         .arg(output)
         .stdout(Stdio::null())
@@ -197,20 +203,8 @@ fn an_audit_out_of_time_is_inconclusive_unless_told_never_to_fail() {
     let server = slow_site();
     for (fail_on, expected) in [("critical", 3), ("never", 0)] {
         let output = scratch(&format!("max-time-{fail_on}"));
-        let status = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
-            .args([
-                "audit",
-                server.url("/").as_str(),
-                "--quiet",
-                "--format",
-                "json",
-            ])
-            .args(["--max-time", "1", "--fail-on", fail_on])
-            .arg("--output-dir")
-            .arg(&output)
-            .stdout(Stdio::null())
-            .status()
-            .unwrap();
+        let mut child = audit_with(&server, &output, &["--max-time", "1", "--fail-on", fail_on]);
+        let status = wait_bounded(&mut child);
         assert_eq!(status.code(), Some(expected), "--fail-on {fail_on}");
         let report = report_json(&output);
         assert_eq!(report["summary"]["partial"], true);

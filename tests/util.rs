@@ -35,6 +35,24 @@ pub(crate) fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// `crawlgate audit URL --quiet --format json -o OUT --no-assets EXTRA…`, whatever it exits with.
+#[allow(dead_code)]
+pub(crate) fn audit_json_without_assets(url: &str, out: &Path, extra: &[&str]) -> Output {
+    let out = out.display().to_string();
+    let mut args = vec![
+        "audit",
+        url,
+        "--quiet",
+        "--format",
+        "json",
+        "-o",
+        &out,
+        "--no-assets",
+    ];
+    args.extend_from_slice(extra);
+    crawlgate(&args)
+}
+
 /// `crawlgate audit URL EXTRA… -o OUT --format json --fail-on never --quiet`, asserting that it
 /// exits 0; its output, for what it printed.
 #[allow(dead_code)]

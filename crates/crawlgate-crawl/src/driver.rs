@@ -182,8 +182,8 @@ struct HostPace {
     failures_in_a_row: u32,
     /// Pauses in a row (each doubles the next back-off).
     pauses_in_a_row: u32,
-    /// How the host was backed off, for the stats (`origin` empty until it was).
-    backoff: HostBackoff,
+    /// How the host was backed off, for the stats; `None` while it never was.
+    backoff: Option<HostBackoff>,
 }
 
 impl Pacing {
@@ -213,26 +213,30 @@ impl Pacing {
         let Some(pace) = self.hosts.get_mut(&pending.host) else {
             return false;
         };
-        let retry_after = match signal {
+        let (retry_after, overloaded) = match signal {
             HostSignal::Healthy => {
                 pace.failures_in_a_row = 0;
                 pace.pauses_in_a_row = 0;
                 return false;
             }
-            HostSignal::Overloaded { retry_after } => {
-                pace.backoff.overloaded += 1;
-                retry_after
-            }
+            HostSignal::Overloaded { retry_after } => (retry_after, true),
             HostSignal::Failing => {
                 pace.failures_in_a_row += 1;
                 if pace.failures_in_a_row < 2 {
                     return false;
                 }
-                pace.backoff.repeated_failures += 1;
-                None
+                (None, false)
             }
         };
-        let overloaded = matches!(signal, HostSignal::Overloaded { .. });
+        let backoff = pace.backoff.get_or_insert_with(|| HostBackoff {
+            origin: origin_of(&pending.request.url).into_owned(),
+            ..HostBackoff::default()
+        });
+        if overloaded {
+            backoff.overloaded += 1;
+        } else {
+            backoff.repeated_failures += 1;
+        }
         // A paced host answering 429 or 503 is asked at half its rate from then on, not only
         // paused. An unpaced one (a loopback host: a fixture or a development server) is
         // paused only, so that its crawl stays as fast as it allows.
@@ -240,7 +244,7 @@ impl Pacing {
             let slower = (interval * 2).min(MAX_SLOWED_INTERVAL);
             if slower > interval {
                 pace.interval = Some(slower);
-                pace.backoff.slowed_to_millis = Some(millis(slower));
+                backoff.slowed_to_millis = Some(millis(slower));
             }
         }
         let doubling = pace.pauses_in_a_row.min(16);
@@ -249,14 +253,11 @@ impl Pacing {
             .unwrap_or_else(|| self.retry.backoff.saturating_mul(1 << doubling))
             .min(pace.pause_bound);
         pace.next = pace.next.max(now + pause);
-        pace.backoff.longest_pause_millis = pace.backoff.longest_pause_millis.max(millis(pause));
-        if pace.backoff.origin.is_empty() {
-            pace.backoff.origin = origin_of(&pending.request.url).into_owned();
-        }
+        backoff.longest_pause_millis = backoff.longest_pause_millis.max(millis(pause));
         self.any_paced = true;
         let again = asks_again(signal, retry_within);
         if again {
-            pace.backoff.retries += 1;
+            backoff.retries += 1;
         }
         again
     }
@@ -278,8 +279,7 @@ impl Pacing {
     fn backoffs(&self) -> Vec<HostBackoff> {
         self.hosts
             .values()
-            .filter(|pace| !pace.backoff.origin.is_empty())
-            .map(|pace| pace.backoff.clone())
+            .filter_map(|pace| pace.backoff.clone())
             .collect()
     }
 
@@ -309,7 +309,7 @@ impl Pacing {
                 pause_bound: pause_bound(&self.retry, unpaced_loopback),
                 failures_in_a_row: 0,
                 pauses_in_a_row: 0,
-                backoff: HostBackoff::default(),
+                backoff: None,
             },
         );
     }

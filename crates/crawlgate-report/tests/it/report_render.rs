@@ -660,10 +660,10 @@ fn junit_and_sarif_stay_well_formed_with_hostile_content() {
 // ---------------------------------------------------------------------------------------------
 // SARIF and JUnit semantics
 
-#[test]
-fn sarif_describes_the_rules_and_locates_every_finding() {
+/// The canned audit plus a robots.txt file finding (its subject is the robots.txt URL, its
+/// evidence a robots.txt line).
+fn outfitters_with_a_robots_txt_finding() -> Report {
     let mut report = support::report_of("outfitters");
-    // A robots.txt file finding (its subject is the robots.txt URL), from a rule without docs.
     let finding = Finding {
         rule: "robots/typo-field".to_owned(),
         severity: Severity::Warning,
@@ -681,6 +681,12 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
         fingerprint: fingerprint(&finding),
         finding,
     });
+    report
+}
+
+#[test]
+fn sarif_describes_the_rules_and_locates_every_finding() {
+    let report = outfitters_with_a_robots_txt_finding();
     let sarif: serde_json::Value = serde_json::from_str(&render(
         &Renderers::builtin(),
         "sarif",
@@ -738,25 +744,7 @@ fn sarif_describes_the_rules_and_locates_every_finding() {
 
 #[test]
 fn sarif_locates_file_findings_at_their_line_and_page_findings_at_the_page() {
-    let mut report = support::report_of("outfitters");
-    // A robots.txt file finding: its subject is the robots.txt URL.
-    let finding = Finding {
-        rule: "robots/typo-field".to_owned(),
-        severity: Severity::Warning,
-        url: "https://www.outfitters.test/robots.txt".to_owned(),
-        profile: None,
-        message: "`Dissalow` is read as `Disallow` only through Google's typo tolerance".to_owned(),
-        evidence: vec![Evidence::RobotsLine {
-            robots_url: "https://www.outfitters.test/robots.txt".to_owned(),
-            line: 7,
-            text: "Dissalow: /tmp/".to_owned(),
-        }],
-    };
-    report.findings.push(ReportFinding {
-        baseline: None,
-        fingerprint: fingerprint(&finding),
-        finding,
-    });
+    let report = outfitters_with_a_robots_txt_finding();
     // robots.txt is mapped to its repository file; the rest falls back to `crawlgate/site/`.
     let options = RenderOptions {
         sarif_map: SarifMap::new()
