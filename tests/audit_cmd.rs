@@ -2,8 +2,8 @@
 //! fixture site served on 127.0.0.1 (exit codes, config file, --obey-robots).
 
 use crate::util::{audit_to_json, crawlgate, report_json, text};
-use crawlgate_test_support::repo_dir;
 use crawlgate_test_support::served::serve_fixture_site;
+use crawlgate_test_support::{chromium, repo_dir};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -230,6 +230,45 @@ fn two_demo_runs_write_identical_reports() {
         assert!(first == second, "{name} differs between two runs");
     }
     for dir in dirs {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+#[allow(clippy::print_stdout, reason = "the test says why it checked nothing")]
+fn the_demo_and_a_clean_site_render_in_headless_chromium_at_desktop_and_phone_widths() {
+    let Some(chromium) = chromium::find() else {
+        println!("note: chromium is not installed; the headless rendering check is skipped");
+        return;
+    };
+    let server = serve_fixture_site("clean");
+    let clean = out_dir("clean-html");
+    let output = run(&[
+        "audit",
+        server.url("/").as_str(),
+        "-o",
+        clean.to_str().unwrap(),
+    ]);
+    let report = report_json(&clean);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(findings(&report).is_empty(), "{:#?}", findings(&report));
+    let demo = out_dir("demo-html");
+    assert_eq!(
+        run(&["audit", "--demo", "--quiet", "-o", demo.to_str().unwrap()])
+            .status
+            .code(),
+        Some(1)
+    );
+    for dir in [&clean, &demo] {
+        let file = dir.join("report.html");
+        let (dom, console) = chromium::load(&chromium, &file);
+        assert!(
+            dom.contains("data-report-ready=\"true\""),
+            "{}",
+            file.display()
+        );
+        assert!(console.is_empty(), "{}: {console:#?}", file.display());
+        chromium::assert_fits(&chromium, &file);
         let _ = std::fs::remove_dir_all(dir);
     }
 }

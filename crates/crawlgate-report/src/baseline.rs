@@ -105,7 +105,6 @@ pub fn baseline_json(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fingerprint;
     use crate::test_report::minimal;
     use crawlgate_core::{Evidence, Finding, Severity};
 
@@ -129,11 +128,7 @@ mod tests {
                         pattern: (*path).into(),
                     }],
                 };
-                ReportFinding {
-                    fingerprint: fingerprint(&finding),
-                    finding,
-                    baseline: None,
-                }
+                ReportFinding::new(finding)
             })
             .collect();
         report

@@ -1,6 +1,5 @@
 //! Building a [`Report`] from an audited site and its findings.
 
-use crate::fingerprint::fingerprint;
 use crate::model::{
     PageRecord, ProfileView, Report, ReportFinding, RobotsReport, RuleDoc, SCHEMA_VERSION,
     SitemapReport, Summary, Target, Tool,
@@ -9,7 +8,8 @@ use crawlgate_core::finding::Evidence;
 use crawlgate_core::signals::{Directives, RobotsRule};
 use crawlgate_core::site::robots_file::split_lines as robots_split_lines;
 use crawlgate_core::site::{
-    ResourceKind, ResourceState, RobotsFile, SitemapFile, SitemapSource, SitemapState,
+    Indexability, NotIndexable, Resource, ResourceKind, ResourceState, RobotsFile, SitemapFile,
+    SitemapSource, SitemapState,
 };
 use crawlgate_core::{Finding, RuleMeta, Severity, Site};
 use std::collections::{BTreeMap, BTreeSet};
@@ -56,14 +56,7 @@ pub fn build(
         .iter()
         .map(|r| page_record(site, r))
         .collect();
-    let findings = findings
-        .into_iter()
-        .map(|finding| ReportFinding {
-            fingerprint: fingerprint(&finding),
-            finding,
-            baseline: None,
-        })
-        .collect();
+    let findings = findings.into_iter().map(ReportFinding::new).collect();
     Report {
         schema_version: SCHEMA_VERSION,
         tool: Tool {
@@ -293,7 +286,7 @@ fn sitemap_state_name(state: &SitemapState) -> &'static str {
     }
 }
 
-fn page_record(site: &Site, resource: &crawlgate_core::site::Resource) -> PageRecord {
+fn page_record(site: &Site, resource: &Resource) -> PageRecord {
     let kind = match resource.kind {
         ResourceKind::Page => "page".to_owned(),
         ResourceKind::Asset(kind) => kind.as_str().to_owned(),
@@ -324,9 +317,13 @@ fn page_record(site: &Site, resource: &crawlgate_core::site::Resource) -> PageRe
             Some(format!("{}: {message}", kind.as_str())),
             None,
         ),
-        ResourceState::NotFetched(reason) => {
-            ("not-fetched", None, None, Some(format!("{reason:?}")), None)
-        }
+        ResourceState::NotFetched(reason) => (
+            "not-fetched",
+            None,
+            None,
+            Some(reason.words().to_owned()),
+            None,
+        ),
     };
     let page = resource.page();
     let canonical = page.and_then(|p| {
@@ -349,7 +346,22 @@ fn page_record(site: &Site, resource: &crawlgate_core::site::Resource) -> PageRe
                     .map(ToString::to_string),
                 directives: directives.as_ref().map(directive_words).unwrap_or_default(),
                 noindex: directives.as_ref().is_some_and(Directives::is_noindex),
-                indexable: site.indexability(resource, index).is_indexable(),
+                indexable: false,
+                why_not: None,
+            };
+            let view = match site.indexability(resource, index) {
+                Indexability::Indexable => ProfileView {
+                    indexable: true,
+                    ..view
+                },
+                Indexability::NotIndexable(reason) => ProfileView {
+                    why_not: Some(why_not_words(
+                        resource,
+                        &reason,
+                        view.robots_rule.as_deref(),
+                    )),
+                    ..view
+                },
             };
             (profile.name.clone(), view)
         })
@@ -373,6 +385,32 @@ fn page_record(site: &Site, resource: &crawlgate_core::site::Resource) -> PageRe
             .collect(),
         inbound_links: resource.inbound_links.followed,
         profiles,
+    }
+}
+
+/// Why a profile's search engine would not index `resource`, in words.
+fn why_not_words(resource: &Resource, reason: &NotIndexable, robots_rule: Option<&str>) -> String {
+    match reason {
+        NotIndexable::Disallowed => match robots_rule {
+            Some(rule) => format!("disallowed by robots.txt ({rule})"),
+            None => "disallowed by robots.txt".to_owned(),
+        },
+        NotIndexable::NotFetched => match &resource.state {
+            ResourceState::Failed { kind, message, .. } => {
+                format!("no response ({}: {message})", kind.as_str())
+            }
+            ResourceState::NotFetched(reason) => format!("not fetched: {}", reason.words()),
+            ResourceState::Fetched(_) | ResourceState::Redirected { .. } => {
+                "no response".to_owned()
+            }
+        },
+        NotIndexable::Redirects => match &resource.state {
+            ResourceState::Redirected { final_url, .. } => format!("redirects to {final_url}"),
+            _ => "redirects".to_owned(),
+        },
+        NotIndexable::Status(status) => format!("answers HTTP {status}"),
+        NotIndexable::Noindex => "noindex".to_owned(),
+        NotIndexable::CanonicalElsewhere(target) => format!("canonical points to {target}"),
     }
 }
 

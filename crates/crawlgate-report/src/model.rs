@@ -178,6 +178,36 @@ pub struct ReportFinding {
     /// New or known, when the audit was compared with a baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineState>,
+    /// Pieces of evidence left out past [`MAX_EVIDENCE`] (the first are kept).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub evidence_omitted: u64,
+}
+
+impl ReportFinding {
+    /// A finding as reported: its evidence cut at [`MAX_EVIDENCE`] (the cut counted in
+    /// `evidence_omitted`), then fingerprinted; not compared with a baseline yet.
+    pub fn new(mut finding: Finding) -> ReportFinding {
+        let omitted = finding.evidence.len().saturating_sub(MAX_EVIDENCE);
+        finding.evidence.truncate(MAX_EVIDENCE);
+        ReportFinding {
+            fingerprint: crate::fingerprint::fingerprint(&finding),
+            finding,
+            baseline: None,
+            evidence_omitted: u64::try_from(omitted).unwrap_or(u64::MAX),
+        }
+    }
+}
+
+/// The most evidence one finding keeps in a report. Rules quote fewer (a few samples of links,
+/// sources or entries, with a note giving the full count); this bounds the rest.
+pub const MAX_EVIDENCE: usize = 100;
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A rule's documentation, as its `///` comment states it.
@@ -280,4 +310,9 @@ pub struct ProfileView {
     pub directives: Vec<String>,
     pub noindex: bool,
     pub indexable: bool,
+    /// Why the profile's search engine would not index it, in words (`disallowed by robots.txt
+    /// (line 3: Disallow: /private/)`, `answers HTTP 404`, `noindex`, `canonical points to …`),
+    /// when it would not. Absent in reports written before it was added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why_not: Option<String>,
 }

@@ -124,7 +124,7 @@ pub(crate) fn response_evidence(resource: &Resource) -> Evidence {
         ResourceState::NotFetched(reason) => Evidence::Response {
             url,
             status: None,
-            detail: format!("not fetched ({})", crate::support::reason_words(*reason)),
+            detail: format!("not fetched ({})", reason.words()),
         },
     }
 }
@@ -145,24 +145,6 @@ pub(crate) fn link_evidence(sample: &LinkSample, to: &Url) -> Evidence {
         to: to.to_string(),
         line: sample.line,
         rel: sample.rel.tokens(),
-    }
-}
-
-/// Why a URL was not fetched, in words.
-pub(crate) fn reason_words(reason: crawlgate_core::site::NotFetchedReason) -> &'static str {
-    use crawlgate_core::site::NotFetchedReason as R;
-    match reason {
-        R::OutOfScope => "outside the crawl scope",
-        R::Excluded => "excluded by the include/exclude URL patterns",
-        R::NotListed => "not listed (only the listed URLs are fetched in this mode)",
-        R::Disallowed => "disallowed by robots.txt and --obey-robots is set",
-        R::PageBound => "the page bound was reached first",
-        R::AssetBound => "the asset bound was reached first",
-        R::DepthBound => "deeper than the depth bound",
-        R::Interrupted => "the crawl was interrupted first",
-        R::SitemapBound => "a sitemap bound was reached first",
-        R::OriginBound => "the origin bound was reached first",
-        R::NotRequested => "not requested",
     }
 }
 

@@ -1,5 +1,6 @@
 //! Helpers shared by crawlgate's integration tests and benchmarks (never published).
 //!
+//! - [`chromium`]: headless Chromium loading an HTML report, and checking it fits the screen;
 //! - [`fixture`]: the rule fixtures' mini-sites (`fixtures/rules/<family>/<name>/*.toml`)
 //!   crawled offline into a [`Site`](crawlgate_core::Site), and [`fixture::run`], one rule over
 //!   a site;
@@ -19,6 +20,7 @@
 // on each would say only that.
 #![allow(clippy::missing_panics_doc)]
 
+pub mod chromium;
 pub mod fixture;
 pub mod html;
 pub mod sarif;

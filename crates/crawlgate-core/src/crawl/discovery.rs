@@ -12,9 +12,9 @@ use std::borrow::Cow;
 use url::Url;
 
 /// Links kept per URL as evidence samples.
-const LINK_SAMPLES: usize = 5;
+const LINK_SAMPLES: usize = 20;
 /// Non-link references kept per URL as evidence samples.
-const REFERENCE_SAMPLES: usize = 5;
+const REFERENCE_SAMPLES: usize = 20;
 
 impl Crawl {
     /// The slot for `url`, created if new and the discovery bound allows.

@@ -479,6 +479,27 @@ pub enum NotFetchedReason {
     NotRequested,
 }
 
+impl NotFetchedReason {
+    /// Why, in words: `the page bound was reached first`.
+    pub fn words(self) -> &'static str {
+        match self {
+            NotFetchedReason::OutOfScope => "outside the crawl scope",
+            NotFetchedReason::Excluded => "excluded by the include/exclude URL patterns",
+            NotFetchedReason::NotListed => {
+                "not listed (only the listed URLs are fetched in this mode)"
+            }
+            NotFetchedReason::Disallowed => "disallowed by robots.txt and --obey-robots is set",
+            NotFetchedReason::PageBound => "the page bound was reached first",
+            NotFetchedReason::AssetBound => "the asset bound was reached first",
+            NotFetchedReason::DepthBound => "deeper than the depth bound",
+            NotFetchedReason::Interrupted => "the crawl was interrupted first",
+            NotFetchedReason::SitemapBound => "a sitemap bound was reached first",
+            NotFetchedReason::OriginBound => "the origin bound was reached first",
+            NotFetchedReason::NotRequested => "not requested",
+        }
+    }
+}
+
 /// `<a href>` links pointing at a URL.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct InboundLinks {

@@ -8,6 +8,7 @@
 
 mod error;
 pub(crate) mod evidence;
+mod fold;
 mod format;
 mod json;
 mod junit;

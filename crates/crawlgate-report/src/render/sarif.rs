@@ -21,10 +21,10 @@
 //! locations per result; no two results share rule, location, line and message.
 
 use super::evidence::{describe, position};
+use super::fold::{Fold, fold};
 use super::sarif_map::SarifMap;
 use super::{RenderError, RenderOptions, Renderer};
-use crate::fingerprint::Fnv64;
-use crate::model::{BaselineState, Report, ReportFinding, RuleDoc};
+use crate::model::{BaselineState, Report, RuleDoc};
 use crawlgate_core::Severity;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -124,51 +124,6 @@ fn sarif_log<'a>(report: &'a Report, map: &SarifMap) -> Log<'a> {
     }
 }
 
-/// Findings that differ only by profile, together, in report order of their first member.
-struct Group<'a> {
-    members: Vec<&'a ReportFinding>,
-    fingerprint: String,
-}
-
-fn fold(findings: &[ReportFinding]) -> Vec<Group<'_>> {
-    let mut groups: Vec<Group<'_>> = Vec::new();
-    let mut by_key: BTreeMap<String, usize> = BTreeMap::new();
-    for report_finding in findings {
-        let key = fold_key(report_finding);
-        if let Some(&at) = by_key.get(&key) {
-            groups[at].members.push(report_finding);
-        } else {
-            let mut hash = Fnv64::new();
-            hash.write(key.as_bytes());
-            by_key.insert(key, groups.len());
-            groups.push(Group {
-                members: vec![report_finding],
-                fingerprint: format!("{:016x}", hash.finish()),
-            });
-        }
-    }
-    groups
-}
-
-/// What findings folded into one result share: rule, URL, severity and the evidence with its
-/// positions, profile names and robots.txt groups left out.
-fn fold_key(report_finding: &ReportFinding) -> String {
-    let finding = &report_finding.finding;
-    let mut key = serde_json::json!([finding.rule, finding.url, finding.severity]);
-    if let Some(parts) = key.as_array_mut() {
-        for evidence in &finding.evidence {
-            let mut value = serde_json::to_value(evidence).unwrap_or_default();
-            if let Some(object) = value.as_object_mut() {
-                for field in ["line", "column", "profile", "group"] {
-                    object.remove(field);
-                }
-            }
-            parts.push(value);
-        }
-    }
-    key.to_string()
-}
-
 /// The documented rules that fired, then a bare descriptor for any rule a finding names without
 /// docs (a library user's rule), so every `ruleIndex` is valid. Every rule has a `helpUri` and
 /// help text, as GitHub code scanning asks.
@@ -224,7 +179,7 @@ fn documented_rule(doc: &RuleDoc) -> RuleDescriptor<'_> {
 }
 
 fn result<'a>(
-    group: &Group<'a>,
+    group: &Fold<'a>,
     rule_index: Option<usize>,
     map: &SarifMap,
     compared: bool,
@@ -259,40 +214,14 @@ fn result<'a>(
             message: Text::plain(message),
         })
         .collect();
-    let profiles: Vec<&str> = group
-        .members
-        .iter()
-        .filter_map(|member| member.finding.profile.as_deref())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let mut message = finding.message.clone();
-    let messages_differ = group
-        .members
-        .iter()
-        .any(|member| member.finding.message != finding.message);
-    if messages_differ {
-        // The first message names its crawler; the others are named after it.
-        let others: Vec<&str> = profiles
-            .iter()
-            .copied()
-            .filter(|&profile| Some(profile) != finding.profile.as_deref())
-            .collect();
-        let _ = write!(message, " (also for: {})", others.join(", "));
-    }
+    let profiles = group.profiles();
+    let mut message = group.message();
     if subject.by_pattern {
         let _ = write!(message, " ({})", finding.url);
     }
-    let baseline_state = compared.then(|| {
-        if group
-            .members
-            .iter()
-            .all(|member| member.baseline == Some(BaselineState::Known))
-        {
-            "unchanged"
-        } else {
-            "new"
-        }
+    let baseline_state = compared.then(|| match group.baseline() {
+        Some(BaselineState::Known) => "unchanged",
+        _ => "new",
     });
     SarifResult {
         rule_id: &finding.rule,
@@ -526,6 +455,7 @@ struct ResultProperties<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ReportFinding;
     use crawlgate_core::{Evidence, Finding};
 
     fn page_finding(url: &str, note: &str) -> ReportFinding {
@@ -537,11 +467,7 @@ mod tests {
             message: "the canonical is in the body".into(),
             evidence: vec![Evidence::Note { text: note.into() }],
         };
-        ReportFinding {
-            fingerprint: crate::fingerprint(&finding),
-            finding,
-            baseline: None,
-        }
+        ReportFinding::new(finding)
     }
 
     #[test]

@@ -6,8 +6,9 @@ use crate::support;
 use crawlgate_core::{Evidence, FailOn, Finding, Severity};
 use crawlgate_report::{
     BaselineState, RenderError, RenderOptions, Renderers, Report, ReportFinding, SarifMap,
-    fingerprint, write_reports,
+    write_reports,
 };
+use crawlgate_test_support::chromium;
 use std::path::Path;
 
 fn render(renderers: &Renderers, name: &str, report: &Report, options: &RenderOptions) -> String {
@@ -187,8 +188,10 @@ fn the_html_report_is_self_contained() {
         "id=\"sitemaps\"",
         "id=\"robots/blocked-noindex\"",
         "id=\"url-filter\"",
-        "<svg class=\"chart-svg\"",
-        "<nav class=\"contents\"",
+        "id=\"fix-first\"",
+        "id=\"pages\"",
+        "class=\"chart-rows\"",
+        "<nav class=\"sections",
     ] {
         assert!(html.contains(id), "missing {id}");
     }
@@ -227,7 +230,10 @@ fn markdown_folds_long_url_lists() {
         report.findings.push(extra);
     }
     let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
-    assert!(md.contains("<details><summary>14 URLs</summary>"), "{md}");
+    assert!(
+        md.contains("<details><summary>14 findings</summary>"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -441,14 +447,7 @@ fn every_evidence_kind_has_its_own_rendering() {
         message: "every kind of evidence".to_owned(),
         evidence: every_evidence_kind(),
     };
-    report.findings.insert(
-        0,
-        ReportFinding {
-            baseline: None,
-            fingerprint: fingerprint(&finding),
-            finding,
-        },
-    );
+    report.findings.insert(0, ReportFinding::new(finding));
     let renderers = renderers_with_csv();
     let html = render(&renderers, "html", &report, &fail_on_error());
     assert!(
@@ -487,7 +486,38 @@ fn every_evidence_kind_has_its_own_rendering() {
         .lines()
         .find(|line| line.contains("every kind of evidence"))
         .expect("the finding's row");
-    assert_eq!(row.matches("<br>• ").count(), every_evidence_kind().len());
+    // The Markdown quotes the first five; the rest are counted, and are in the HTML.
+    assert_eq!(row.matches("<br>• ").count(), 6, "{row}");
+    assert!(
+        row.contains(&format!(
+            "… and {} more in `report.html` and `report.json`",
+            every_evidence_kind().len() - 5
+        )),
+        "{row}"
+    );
+    // The HTML shows three, the rest folded under "and N more".
+    assert!(html.contains(&format!(
+        "<summary>and {} more</summary>",
+        every_evidence_kind().len() - 3
+    )));
+    // Each kind, quoted alone, has its Markdown rendering.
+    for (n, evidence) in every_evidence_kind().into_iter().enumerate() {
+        report.findings.push(ReportFinding::new(Finding {
+            url: format!("https://www.outfitters.test/kind/{n}"),
+            message: format!("evidence kind {n}"),
+            evidence: vec![evidence],
+            ..report.findings[0].finding.clone()
+        }));
+    }
+    let md = render(&renderers, "md", &report, &fail_on_error());
+    assert!(!md.contains("does not know"));
+    for n in 0..every_evidence_kind().len() {
+        let row = md
+            .lines()
+            .find(|line| line.contains(&format!("evidence kind {n}<br>")))
+            .unwrap_or_else(|| panic!("the row of kind {n}"));
+        assert_eq!(row.matches("<br>• ").count(), 1, "{row}");
+    }
     let csv = render(&renderers, "csv-findings", &report, &fail_on_error());
     assert!(
         csv.contains(
@@ -540,11 +570,7 @@ pub(crate) fn hostile_report() -> Report {
             },
         ],
     };
-    report.findings.push(ReportFinding {
-        baseline: None,
-        fingerprint: fingerprint(&finding),
-        finding,
-    });
+    report.findings.push(ReportFinding::new(finding));
     if let Some(robots) = report.robots.first_mut() {
         robots
             .lines
@@ -676,11 +702,7 @@ fn outfitters_with_a_robots_txt_finding() -> Report {
             text: "Dissalow: /tmp/".to_owned(),
         }],
     };
-    report.findings.push(ReportFinding {
-        baseline: None,
-        fingerprint: fingerprint(&finding),
-        finding,
-    });
+    report.findings.push(ReportFinding::new(finding));
     report
 }
 
@@ -1285,73 +1307,10 @@ fn bad_plugin_folders_are_refused_with_a_reason() {
 // ---------------------------------------------------------------------------------------------
 // Headless Chromium
 
-/// The Chromium binary on PATH, if any.
-fn chromium() -> Option<std::path::PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    [
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ]
-    .iter()
-    .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
-    .find(|candidate| candidate.is_file())
-}
-
-/// Load `file` in headless Chromium; returns the DOM after scripts ran, and the console lines.
-fn load_in_chromium(chromium: &Path, file: &Path) -> (String, Vec<String>) {
-    use std::process::{Command, Stdio};
-    let scratch = support::scratch_dir("chromium-run");
-    // Output goes to files, not pipes: a DOM larger than a pipe buffer would block Chromium
-    // while this test waits for it to exit.
-    let (dom_path, log_path) = (scratch.join("dom.html"), scratch.join("stderr.log"));
-    let mut child = Command::new(chromium)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--dump-dom",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            scratch.join("profile").display()
-        ))
-        .arg(format!("file://{}", file.display()))
-        .stdin(Stdio::null())
-        .stdout(std::fs::File::create(&dom_path).expect("DOM file"))
-        .stderr(std::fs::File::create(&log_path).expect("log file"))
-        .spawn()
-        .expect("chromium starts");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while child.try_wait().expect("wait for chromium").is_none() {
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("chromium did not finish within 120 s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let dom = std::fs::read_to_string(&dom_path).expect("DOM");
-    let console = std::fs::read_to_string(&log_path)
-        .expect("log")
-        .lines()
-        .filter(|line| line.contains(":CONSOLE"))
-        .map(str::to_owned)
-        .collect();
-    (dom, console)
-}
-
 #[test]
 #[allow(clippy::print_stdout, reason = "the test says why it checked nothing")]
 fn the_html_report_renders_in_headless_chromium() {
-    let Some(chromium) = chromium() else {
+    let Some(chromium) = chromium::find() else {
         println!("note: chromium is not installed; the headless rendering check is skipped");
         return;
     };
@@ -1360,10 +1319,11 @@ fn the_html_report_renders_in_headless_chromium() {
     for (name, report) in [
         ("outfitters", support::report_with_every_rule("outfitters")),
         ("hostile", hostile_report()),
+        ("clean", clean_report()),
     ] {
         let file = dir.join(format!("{name}.html"));
         std::fs::write(&file, render(&renderers, "html", &report, &fail_on_error())).unwrap();
-        let (dom, console) = load_in_chromium(&chromium, &file);
+        let (dom, console) = chromium::load(&chromium, &file);
         // The filter script ran to its end, with no console message: no script error and no
         // request blocked by the Content-Security-Policy (there is none to block).
         assert!(
@@ -1372,9 +1332,16 @@ fn the_html_report_renders_in_headless_chromium() {
         );
         assert!(console.is_empty(), "{name}: console output: {console:#?}");
         assert!(dom.contains("<h2>Summary</h2>"), "{name}");
-        assert!(dom.contains("id=\"url-filter-status\""), "{name}");
+        assert_eq!(
+            dom.contains("id=\"url-filter-status\""),
+            name != "clean",
+            "{name}: the filter box is there when there are findings"
+        );
         // Whatever the site sent, the only elements are the report's own.
         assert!(!dom.contains("<img") && !dom.contains("<b>"), "{name}");
         assert_eq!(dom.matches("<script").count(), 1, "{name}");
+        // Nothing reaches past the screen, on a desktop or a phone (wide tables scroll in
+        // their own box).
+        chromium::assert_fits(&chromium, &file);
     }
 }

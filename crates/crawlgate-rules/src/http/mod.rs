@@ -146,7 +146,7 @@ pub(crate) fn inbound_evidence(resource: &Resource) -> Vec<Evidence> {
     if usize::try_from(total).unwrap_or(usize::MAX) > evidence.len() {
         evidence.push(Evidence::Note {
             text: format!(
-                "linked {} times in total ({} followed; {} nofollow, ugc or sponsored); the first {} links are shown",
+                "linked {} times in total ({} followed; {} nofollow, ugc or sponsored); quoted: the first link on each of the first {} linking pages",
                 total,
                 links.followed,
                 links.qualified,

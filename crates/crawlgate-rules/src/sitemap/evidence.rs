@@ -2,8 +2,7 @@
 //! sitemap entries list a URL, and why a URL is not indexable.
 
 use crate::support::{
-    canonical_evidence, directive_evidence, listing_evidence, reason_words, response_evidence,
-    verdict_evidence,
+    canonical_evidence, directive_evidence, listing_evidence, response_evidence, verdict_evidence,
 };
 use crawlgate_core::Evidence;
 use crawlgate_core::Site;
@@ -113,7 +112,7 @@ pub(super) fn sitemap_fetch_evidence(sitemap: &SitemapFile) -> Vec<Evidence> {
         SitemapState::NotFetched(reason) => vec![Evidence::Response {
             url: url.clone(),
             status: None,
-            detail: format!("not fetched ({})", reason_words(*reason)),
+            detail: format!("not fetched ({})", reason.words()),
         }],
     }
 }

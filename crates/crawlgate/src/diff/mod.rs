@@ -11,7 +11,7 @@ mod pages;
 use crawlgate_core::Finding;
 use crawlgate_report::{
     DiffSection, PageRecord, RULE_CHANGE_URLS, Report, ReportFinding, RuleChange, Summary, Tally,
-    UrlMap, fingerprint, fingerprint_mapped, rule_doc,
+    UrlMap, fingerprint_mapped, rule_doc,
 };
 use crawlgate_rules::diff::DIFF_RULES;
 use std::collections::{BTreeMap, BTreeSet};
@@ -77,14 +77,7 @@ pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
         summary,
         rules,
         rules_checked,
-        findings: findings
-            .into_iter()
-            .map(|finding| ReportFinding {
-                fingerprint: fingerprint(&finding),
-                finding,
-                baseline: None,
-            })
-            .collect(),
+        findings: findings.into_iter().map(ReportFinding::new).collect(),
         diff: Some(section),
         ..after.clone()
     }

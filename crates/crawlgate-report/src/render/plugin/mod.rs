@@ -1,8 +1,10 @@
 //! Report plugins: a `report.toml` manifest plus tera templates (`*.tera`) and raw text assets
 //! (CSS, scripts, SVG), rendered over the Report.
 //!
-//! The template context is `report` (the Report, exactly as `report.json` has it), `options`
-//! (`fail_on`: the `--fail-on` severity or none) and `plugin` (`name`, `extension`). Files ending in
+//! The template context is `report` (the Report, exactly as `report.json` has it), `view` (the
+//! report arranged for reading: ranked problems, findings folded across profiles, the pages with
+//! their verdicts; see [`view`]), `options` (`fail_on`: the `--fail-on` severity or none) and
+//! `plugin` (`name`, `extension`). Files ending in
 //! `.tera` are templates, named by their path in the folder (`partials/summary.html.tera`); every
 //! other text file is an asset, inlined with `{{ asset(path="report.css") }}` and never parsed.
 
@@ -11,6 +13,7 @@ mod escape;
 mod filters;
 mod load;
 mod manifest;
+mod view;
 
 pub use escape::Escape;
 pub(crate) use load::load_dir;
@@ -42,6 +45,7 @@ impl std::fmt::Debug for TemplateRenderer {
 #[derive(Serialize)]
 struct TemplateContext<'a> {
     report: &'a Report,
+    view: view::View<'a>,
     options: ContextOptions,
     plugin: PluginInfo<'a>,
 }
@@ -136,6 +140,7 @@ impl Renderer for TemplateRenderer {
     ) -> Result<(), RenderError> {
         let context = TemplateContext {
             report,
+            view: view::View::of(report),
             options: ContextOptions {
                 fail_on: options.fail_on,
             },
