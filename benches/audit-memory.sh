@@ -35,7 +35,7 @@ for pages in $sizes; do
   url="$(head -n1 "$work/url")"
   echo "== $pages-page site at $url (generated on request)"
   status=0
-  /usr/bin/time -v "$target/release/crawlgate" audit "$url" --quiet \
+  /usr/bin/time -v "${CRAWLGATE_BIN:-$target/release/crawlgate}" audit "$url" --quiet \
     --max-pages $((pages + 10)) --output-dir "$work/report-$pages" \
     >"$work/audit.out" 2>"$work/audit.time" || status=$?
   kill "$server_pid"

@@ -306,6 +306,147 @@ fn rendered_text_says_each_thing_once_and_plainly() {
     }
 }
 
+#[test]
+fn html_puts_the_problems_to_fix_first_and_lists_each_finding_once_with_its_profiles() {
+    let report = support::report_of("outfitters");
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
+    // "Fix these first" comes before everything else, most severe first, then by URLs affected.
+    let fix_first = html.find("id=\"fix-first\"").unwrap();
+    assert!(fix_first < html.find("id=\"summary\"").unwrap());
+    let problems = &html[fix_first..html.find("id=\"summary\"").unwrap()];
+    let order: Vec<usize> = [
+        "href=\"#robots/blocked-noindex\"",
+        "href=\"#sitemap/url-blocked\"",
+        "href=\"#canonical/outside-head\"",
+        "href=\"#robots/blocked-linked\"",
+    ]
+    .iter()
+    .map(|link| problems.find(link).unwrap_or_else(|| panic!("{link}")))
+    .collect();
+    assert!(order.is_sorted(), "{order:?}");
+    assert!(problems.contains("3 URLs · bingbot, googlebot"));
+    // Googlebot's and Bingbot's finding on the press kit are one row naming both.
+    let section = &html[html.find("id=\"robots/blocked-noindex\"").unwrap()..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert_eq!(
+        section
+            .matches("data-url=\"https://www.outfitters.test/private/press-kit\"")
+            .count(),
+        1
+    );
+    assert!(section.contains(
+        "<span class=\"profile\">bingbot</span><span class=\"profile\">googlebot</span>"
+    ));
+    assert!(section.contains("(also for: googlebot)"));
+    // Docs are folded; the rules to fix first are open.
+    assert!(section.contains("<details class=\"rule-body\" open>"));
+    assert!(section.contains("<details class=\"docs\">"));
+    // The pages: each profile's verdict, why not, and the rules that fired on the page.
+    let pages = &html[html.find("id=\"pages\"").unwrap()..];
+    let row = pages
+        .split("<tr ")
+        .find(|row| row.starts_with("data-url=\"https://www.outfitters.test/checkout/cart\""))
+        .expect("the cart's row");
+    assert!(
+        row.contains("disallowed by robots.txt (line 3: Disallow: /checkout/)"),
+        "{row}"
+    );
+    assert!(row.contains("href=\"#robots/blocked-noindex\""), "{row}");
+}
+
+#[test]
+fn rows_and_pages_past_the_reports_bounds_are_counted_and_said_so() {
+    let mut report = support::report_of("outfitters");
+    let finding = report.findings[0].finding.clone();
+    let rows_before = report
+        .findings
+        .iter()
+        .filter(|f| f.finding.rule == finding.rule)
+        .count();
+    for n in 0..600 {
+        report
+            .findings
+            .push(ReportFinding::new(crawlgate_core::Finding {
+                url: format!("https://www.outfitters.test/many/{n:03}"),
+                ..finding.clone()
+            }));
+    }
+    let page = report
+        .pages
+        .iter()
+        .find(|p| p.kind == "page")
+        .unwrap()
+        .clone();
+    let pages_before = report.pages.iter().filter(|p| p.kind == "page").count();
+    for n in 0..2_100 {
+        report.pages.push(crawlgate_report::PageRecord {
+            url: format!("https://www.outfitters.test/page/{n:04}"),
+            ..page.clone()
+        });
+    }
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
+    let rows = rows_before + 600;
+    assert!(
+        html.contains(&format!(
+            "… and {} more: every finding is in report.json.",
+            rows - 500
+        )),
+        "rows past 500"
+    );
+    let pages = pages_before + 2_100;
+    assert!(html.contains(&format!(
+        "{pages} pages; {} that at least one crawler would not index. The first 2000 by URL are \
+         shown; report.json has every page.",
+        report
+            .pages
+            .iter()
+            .filter(|p| p.kind == "page" && p.profiles.values().any(|v| !v.indexable))
+            .count()
+    )));
+    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
+    assert!(md.contains(&format!(
+        "| … | {} more: every finding is in report.json |",
+        rows - 500
+    )));
+}
+
+#[test]
+fn evidence_past_the_cap_is_counted_and_said_so() {
+    let mut report = support::report_of("outfitters");
+    let note = |n: usize| Evidence::Note {
+        text: format!("sample {n}"),
+    };
+    let finding = ReportFinding::new(Finding {
+        message: "a finding with much evidence".to_owned(),
+        evidence: (0..150).map(note).collect(),
+        ..report.findings[0].finding.clone()
+    });
+    assert_eq!(
+        finding.finding.evidence.len(),
+        crawlgate_report::MAX_EVIDENCE
+    );
+    assert_eq!(finding.evidence_omitted, 50);
+    report.findings.insert(0, finding);
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
+    assert!(html.contains("<summary>and 97 more</summary>"));
+    assert!(
+        html.contains(
+            "50 more pieces of evidence left out of the report (it keeps 100 per finding)"
+        )
+    );
+    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
+    assert!(md.contains("… and 95 more in `report.html` and `report.json`"));
+    assert!(md.contains("50 more left out of the report (it keeps 100 per finding)"));
+    let json: serde_json::Value = serde_json::from_str(&render(
+        &Renderers::builtin(),
+        "json",
+        &report,
+        &fail_on_error(),
+    ))
+    .unwrap();
+    assert_eq!(json["findings"][0]["evidence_omitted"], 50);
+}
+
 /// One piece of evidence of every kind. The match has no wildcard: a new kind in crawlgate-core
 /// fails to compile here until the templates have a partial for it and this list shows it.
 #[allow(clippy::too_many_lines, reason = "one literal of each evidence kind")]

@@ -1,33 +1,42 @@
 //! `view`: the report arranged for reading, beside `report` in every template's context. It is
 //! derived from the report alone (nothing a template could not compute, but tera would compute
-//! it slowly and in many places):
+//! it slowly and in many places), and bounded: a rule's rows and the pages stop at
+//! [`MAX_ROWS`] and [`MAX_PAGES`] (the counts stay whole; `report` has everything).
 //!
 //! - `view.problems`: one per rule that fired, most urgent first (severity, then URLs affected,
 //!   then rule id): `rule`, `summary`, `severity`, `findings` (rows), `urls`, `profiles`.
 //! - `view.rules`: the rules that fired in report order (most severe first): `id`, `severity`,
 //!   `rank` (its place in `view.problems`, from 1), `doc` (the rule's docs, or null), `findings`
-//!   (rows), `urls`, and `rows`: one per finding with
+//!   (rows, all of them), `urls`, and `rows` (the first [`MAX_ROWS`]): one per finding with
 //!   the findings that differ only by crawler profile folded in (`url`, `severity`, `profiles`,
 //!   `message`, `baseline`, `evidence`: every member's, each piece once, `evidence_omitted`).
-//! - `view.findings`: the rows of every rule.
-//! - `view.pages`: every page (not assets) by URL: `url`, `state`, `status`, `final_url`,
+//! - `view.pages`: the pages (not assets) by URL, the first [`MAX_PAGES`]: `url`, `state`, `status`, `final_url`,
 //!   `verdicts` (per profile in the report's order: `profile`, `allowed`, `indexable`, `why_not`)
 //!   and `rules` (the ids of the rules that fired on it, in report order).
+//! - `view.pages_total`: every page, counted.
 //! - `view.pages_not_indexable`: pages at least one profile would not index.
+//! - `view.max_evidence`: the most evidence a finding keeps ([`MAX_EVIDENCE`]).
 
 use super::super::fold::{Fold, fold};
-use crate::model::{BaselineState, Report, RuleDoc};
+use crate::model::{BaselineState, MAX_EVIDENCE, Report, RuleDoc};
 use crawlgate_core::{Evidence, Severity};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// Rows kept per rule.
+pub(crate) const MAX_ROWS: usize = 500;
+
+/// Pages kept.
+pub(crate) const MAX_PAGES: usize = 2_000;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct View<'a> {
     problems: Vec<Problem<'a>>,
     rules: Vec<RuleView<'a>>,
-    findings: usize,
     pages: Vec<PageView<'a>>,
+    pages_total: usize,
     pages_not_indexable: usize,
+    max_evidence: usize,
 }
 
 #[derive(Debug, Serialize)]
@@ -112,17 +121,19 @@ impl<'a> View<'a> {
                 rule.rank = rank + 1;
             }
         }
-        let pages = page_views(report);
+        let pages = report.pages.iter().filter(|page| page.kind == "page");
+        let pages_total = pages.clone().count();
         let pages_not_indexable = pages
-            .iter()
-            .filter(|page| page.verdicts.iter().any(|v| !v.indexable))
+            .filter(|page| page.profiles.values().any(|view| !view.indexable))
             .count();
+        let pages = page_views(report);
         View {
             problems,
-            findings: rules.iter().map(|rule| rule.findings).sum(),
             rules,
             pages,
+            pages_total,
             pages_not_indexable,
+            max_evidence: MAX_EVIDENCE,
         }
     }
 }
@@ -151,7 +162,9 @@ fn rule_views(report: &Report) -> Vec<RuleView<'_>> {
         rule.severity = rule.severity.max(first.severity);
         rule.findings += 1;
         rule.urls = urls[index].len();
-        rule.rows.push(row(&folded));
+        if rule.rows.len() < MAX_ROWS {
+            rule.rows.push(row(&folded));
+        }
     }
     rules
 }
@@ -181,6 +194,7 @@ fn page_views(report: &Report) -> Vec<PageView<'_>> {
         .pages
         .iter()
         .filter(|page| page.kind == "page")
+        .take(MAX_PAGES)
         .map(|page| PageView {
             url: &page.url,
             state: &page.state,
