@@ -5,6 +5,7 @@ use crate::util::crawlgate;
 use crawlgate_serve::SiteServer;
 use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -190,6 +191,33 @@ fn a_migration_is_diffed_page_by_page_with_both_sides_quoted() {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("6 changes for the worse"), "{stdout}");
+}
+
+#[test]
+fn the_diffs_sarif_lands_on_the_files_sarif_map_names() {
+    let scratch = Scratch::new("migration-sarif");
+    let (_, report) = migrate(
+        &scratch,
+        &[
+            "--format",
+            "json",
+            "--format",
+            "sarif",
+            "--sarif-map",
+            "http://127.0.0.1:*/*=site/page.html",
+        ],
+    );
+    assert!(!report["findings"].as_array().unwrap().is_empty());
+    let sarif: Value = read_json(&scratch.join("diff/report.sarif"));
+    let uris: BTreeSet<String> = crawlgate_test_support::sarif::locations(&sarif)
+        .into_iter()
+        .map(|(uri, _)| uri)
+        .collect();
+    assert_eq!(
+        uris,
+        BTreeSet::from(["site/page.html".to_owned()]),
+        "{sarif:#}"
+    );
 }
 
 #[test]

@@ -124,7 +124,11 @@ impl Auditor {
             .collect();
         let options = BuildOptions {
             tool_version: env!("CARGO_PKG_VERSION").to_owned(),
-            generated_at: self.generated_at.then(|| Timestamp::now().to_string()),
+            // Whole seconds: the reports show it to a reader.
+            generated_at: self.generated_at.then(|| {
+                let now = Timestamp::now();
+                now.round(jiff::Unit::Second).unwrap_or(now).to_string()
+            }),
         };
         let mut report = crawlgate_report::build(site, findings.kept, &metas, &options);
         report.summary.suppressed = findings.suppressed;

@@ -295,7 +295,7 @@ pub(crate) fn parse_sarif_map_entry(entry: &str) -> Result<String, String> {
 }
 
 /// The `--sarif-map` entries (and the config file's `sarif_map`) as one map.
-fn sarif_map(entries: &[String]) -> Result<SarifMap> {
+pub(crate) fn sarif_map(entries: &[String]) -> Result<SarifMap> {
     entries.iter().try_fold(SarifMap::new(), |map, entry| {
         map.with_entry(entry).context("--sarif-map")
     })

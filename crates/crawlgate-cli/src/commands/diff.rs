@@ -1,7 +1,7 @@
 //! `crawlgate diff BEFORE.json AFTER.json`: two audits compared after mapping URLs (staging to
 //! production, http to https, a path scheme that changed), written in every report format.
 
-use crate::commands::audit::report_formats;
+use crate::commands::audit::{parse_sarif_map_entry, report_formats, sarif_map};
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::FailOn;
@@ -66,6 +66,11 @@ pub(crate) struct DiffArgs {
     /// or never.
     #[arg(long, value_name = "SEVERITY", default_value = "error")]
     fail_on: FailOn,
+
+    /// Where site URLs live in your repository, for `--format sarif`, as in `crawlgate audit`:
+    /// `URL=PATH`, URL exact or a URL pattern. Repeatable.
+    #[arg(long = "sarif-map", value_name = "URL=PATH", value_parser = parse_sarif_map_entry)]
+    sarif_map: Vec<String>,
 }
 
 pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
@@ -91,7 +96,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
         &formats,
         &RenderOptions {
             fail_on,
-            ..RenderOptions::default()
+            sarif_map: sarif_map(&args.sarif_map)?,
         },
         &args.output_dir,
     )
