@@ -8,6 +8,7 @@ mod audit_cmd;
 mod audit_env_cmd;
 mod audit_intent_cmd;
 mod audit_sarif_cmd;
+mod bad_invocation_cmd;
 mod ca_cert_cmd;
 mod crawl_cmd;
 mod diff_cmd;

@@ -2,7 +2,8 @@
 
 use crate::commands::atomic::write_atomically;
 use crate::commands::audit_config::{Filled, apply_config, load_config};
-use crate::commands::crawl_args::{CrawlArgs, Start};
+use crate::commands::crawl_args::{CrawlArgs, Start, profile_named};
+use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
@@ -13,7 +14,6 @@ use crawlgate::report::{
     Baseline, BaselineState, Format, RenderOptions, Renderers, SarifMap, UrlMap, baseline_json,
     write_reports,
 };
-use crawlgate::signals::Profile;
 use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, FailOn};
 use std::path::PathBuf;
@@ -256,7 +256,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
         .context("the baseline")?;
     }
     let written = write_audit_reports(&args, &audit, &renderers, &formats)?;
-    print!("{}", audit_summary(&audit.report, &http, &written));
+    super::print_summary(&audit_summary(&audit.report, &http, &written));
     if let Some(message) = start_error_message(&audit.site) {
         eprint!("{message}");
     }
@@ -313,8 +313,7 @@ fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
     for spec in &args.baseline_maps {
         map = map.with_regex(spec).context("--baseline-map")?;
     }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the baseline `{}`", path.display()))?;
+    let text = read_text_at_most(path, MAX_REPORT_BYTES, "the baseline")?;
     let baseline = Baseline::from_json(&text, &map)
         .with_context(|| format!("in the baseline `{}`", path.display()))?;
     Ok(Some(baseline))
@@ -329,7 +328,7 @@ fn crawl_config(
 ) -> Result<crawlgate::crawl::CrawlConfig> {
     let mut config = args.crawl.config(start, audit_time)?;
     for name in &args.expect_blocked {
-        config.expect_blocked(profile_named(name));
+        config.expect_blocked(profile_named(name).context("--expect-blocked")?);
     }
     config.environment.environment = args.environment;
     config
@@ -337,11 +336,6 @@ fn crawl_config(
         .non_production_hosts
         .extend(args.non_production_hosts.iter().cloned());
     Ok(config)
-}
-
-/// A profile by name, as `--profile` reads it: a built-in one, else a custom crawler token.
-fn profile_named(name: &str) -> Profile {
-    Profile::builtin(name).unwrap_or_else(|| Profile::custom(name))
 }
 
 /// The formats to write (`asked`, or html, md and json when none), built-in names normalised

@@ -11,6 +11,7 @@ use crate::commands::crawl_args::{
     checked_concurrency, checked_max_discovered, checked_rate, checked_seconds,
     parse_robots_override,
 };
+use crate::commands::input::read_text_at_most;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::ArgMatches;
 use clap::parser::ValueSource;
@@ -54,6 +55,9 @@ impl Filled {
     }
 }
 
+/// A config file larger than this is refused (a real one is a few KB).
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
+
 /// The config file and its path: the one named, or `./crawlgate.toml` when it exists.
 pub(crate) fn load_config(path: Option<&Path>) -> Result<Option<(ConfigFile, PathBuf)>> {
     let path = match path {
@@ -61,8 +65,7 @@ pub(crate) fn load_config(path: Option<&Path>) -> Result<Option<(ConfigFile, Pat
         None if Path::new(DEFAULT_CONFIG).is_file() => Path::new(DEFAULT_CONFIG),
         None => return Ok(None),
     };
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read the config file `{}`", path.display()))?;
+    let text = read_text_at_most(path, MAX_CONFIG_BYTES, "the config file")?;
     ConfigFile::parse(&text)
         .map(|file| Some((file, path.to_path_buf())))
         .with_context(|| format!("in `{}`", path.display()))
@@ -153,8 +156,7 @@ fn apply_crawl_config(args: &mut AuditArgs, file: &ConfigFile, filled: &mut Fill
         crawl.sitemaps = sitemaps
             .iter()
             .map(|sitemap| {
-                url::Url::parse(sitemap)
-                    .with_context(|| format!("config: sitemap `{sitemap}` is not a URL"))
+                crate::commands::net::parse_http_url(sitemap).map_err(config_error("sitemaps"))
             })
             .collect::<Result<_>>()?;
     }

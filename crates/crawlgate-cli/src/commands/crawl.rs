@@ -99,7 +99,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     if to_stdout {
         eprint!("{summary}");
     } else {
-        print!("{summary}");
+        super::print_summary(&summary);
     }
     let start_error = start_error_message(&site);
     if let Some(message) = &start_error {

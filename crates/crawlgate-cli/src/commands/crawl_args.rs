@@ -83,7 +83,7 @@ pub(crate) struct CrawlArgs {
     pub(crate) obey_robots: bool,
 
     /// Also read this sitemap (besides those robots.txt names). Repeatable.
-    #[arg(help_heading = "Scope", long = "sitemap", value_name = "URL")]
+    #[arg(help_heading = "Scope", long = "sitemap", value_name = "URL", value_parser = net::parse_http_url)]
     pub(crate) sitemaps: Vec<Url>,
 
     /// Crawl every host of the start host's registrable domain too (same scheme and port): from
@@ -229,8 +229,8 @@ impl CrawlArgs {
             config.profiles = self
                 .profiles
                 .iter()
-                .map(|name| Profile::builtin(name).unwrap_or_else(|| Profile::custom(name)))
-                .collect();
+                .map(|name| profile_named(name).context("--profile"))
+                .collect::<anyhow::Result<_>>()?;
         }
         config.bounds.max_pages = self.max_pages;
         config.bounds.max_depth = self.max_depth;
@@ -415,6 +415,27 @@ pub(crate) fn checked_seconds(seconds: f64) -> Result<Duration, String> {
 
 fn seconds_error(shown: &str) -> String {
     format!("`{shown}` is out of range: give a positive number of seconds (at most a year)")
+}
+
+/// A profile by name, as `--profile` and `--expect-blocked` read it: a built-in one, else a
+/// custom crawler's product token, which RFC 9309 (section 2.2.1) makes letters, `_` and `-`
+/// (digits allowed too: `360Spider`). Anything else, the empty name included, matches no
+/// `User-agent` line the way the user means, so it is refused.
+pub(crate) fn profile_named(name: &str) -> anyhow::Result<Profile> {
+    if let Some(profile) = Profile::builtin(name) {
+        return Ok(profile);
+    }
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    {
+        bail!(
+            "`{name}` is not a crawler name: use a built-in profile (googlebot, bingbot, gptbot, \
+             …) or a product token of letters, digits, `_` and `-`"
+        );
+    }
+    Ok(Profile::custom(name))
 }
 
 #[cfg(test)]

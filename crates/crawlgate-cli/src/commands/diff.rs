@@ -2,6 +2,7 @@
 //! production, http to https, a path scheme that changed), written in every report format.
 
 use crate::commands::audit::{parse_sarif_map_entry, report_formats, sarif_map};
+use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::FailOn;
@@ -10,9 +11,6 @@ use crawlgate::output::report::diff_summary;
 use crawlgate::report::{RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-
-/// report.json files larger than this are refused, so a wrong argument cannot fill memory.
-const MAX_REPORT_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// Compare two audits (their report.json): what got worse, page by page, after mapping URLs.
 ///
@@ -102,7 +100,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
     )
     .context("cannot write the reports")?;
 
-    print!("{}", diff_summary(&report, &written));
+    super::print_summary(&diff_summary(&report, &written));
     let failing = report
         .findings
         .iter()
@@ -112,15 +110,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
 
 /// Reads a report.json, refusing other files with a reason.
 pub(crate) fn read_report(path: &Path) -> Result<Report> {
-    let context = || format!("cannot read the report `{}`", path.display());
-    let size = std::fs::metadata(path).with_context(context)?.len();
-    if size > MAX_REPORT_BYTES {
-        bail!(
-            "`{}` is larger than {MAX_REPORT_BYTES} bytes: not a crawlgate report.json",
-            path.display()
-        );
-    }
-    let text = std::fs::read_to_string(path).with_context(context)?;
+    let text = read_text_at_most(path, MAX_REPORT_BYTES, "the report")?;
     let report: Report = serde_json::from_str(&text).with_context(|| {
         format!(
             "`{}` is not a crawlgate report.json (schema version {SCHEMA_VERSION})",

@@ -9,6 +9,10 @@ use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use url::Url;
 
+/// A report.json (`diff`) or baseline (`audit --baseline`) larger than this is refused: the
+/// 100,000-page benchmark audit's is about 50 MB.
+pub(crate) const MAX_REPORT_BYTES: u64 = 1024 * 1024 * 1024;
+
 /// A URL line of `--urls-from` longer than this is an error, so one line cannot fill memory.
 const MAX_URL_LINE_BYTES: usize = 64 * 1024;
 
@@ -63,6 +67,36 @@ pub(crate) fn read_at_most(path: &Path, limit: u64) -> std::io::Result<(Vec<u8>,
     let complete = body.len() as u64 <= limit;
     body.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
     Ok((body, complete))
+}
+
+/// The text of the file at `path`, `what` it is (`the config file`): an error when it is larger
+/// than `limit` bytes, holds a NUL byte (no text file does; it is read in blocks, so
+/// `--config /dev/zero` fails at once instead of filling memory) or is not UTF-8.
+pub(crate) fn read_text_at_most(path: &Path, limit: u64, what: &str) -> anyhow::Result<String> {
+    let context = || format!("cannot read {what} `{}`", path.display());
+    let mut file = std::fs::File::open(path).with_context(context)?;
+    let mut bytes = Vec::new();
+    let mut block = vec![0; 64 * 1024];
+    loop {
+        let read = match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error).with_context(context),
+        };
+        if block[..read].contains(&0) {
+            bail!("{what} `{}` is not a text file", path.display());
+        }
+        bytes.extend_from_slice(&block[..read]);
+        if bytes.len() as u64 > limit {
+            bail!(
+                "{what} `{}` is larger than {limit} bytes, more than any crawlgate writes or reads",
+                path.display()
+            );
+        }
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow::anyhow!("{what} `{}` is not UTF-8 text", path.display()))
 }
 
 /// Calls `each` with every non-blank line of `source` (`-` = stdin), one at a time.

@@ -13,3 +13,19 @@ pub(crate) mod robots;
 pub(crate) mod robots_diff;
 pub(crate) mod rules;
 pub(crate) mod sitemap;
+
+/// Print a command's closing summary on stdout. The reports are written by then and the exit
+/// status says what they found, so a closed pipe (`… | head -0`) or a full disk (`> /dev/full`)
+/// costs only the summary: said on stderr, never a panic, never a changed exit status.
+pub(crate) fn print_summary(text: &str) {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(error) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("warning: cannot write the summary to standard output: {error}");
+        }
+    }
+}

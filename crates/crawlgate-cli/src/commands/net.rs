@@ -144,6 +144,20 @@ pub(crate) fn as_url(argument: &str) -> Option<anyhow::Result<Url>> {
     )
 }
 
+/// An http(s) URL with a host, as `--sitemap` takes it (and the config file's `sitemaps`):
+/// crawlgate fetches nothing else, so `file:///etc/passwd` is refused, not dropped.
+pub(crate) fn parse_http_url(argument: &str) -> Result<Url, String> {
+    match as_url(argument) {
+        Some(Ok(url)) if url.host_str().is_some_and(|host| !host.is_empty()) => Ok(url),
+        Some(Ok(_)) => Err(format!("`{}` has no host", without_userinfo(argument))),
+        Some(Err(error)) => Err(format!("{error:#}")),
+        None => Err(format!(
+            "`{}` is not an http or https URL (crawlgate fetches only those)",
+            without_userinfo(argument)
+        )),
+    }
+}
+
 /// A URL argument as it may be shown: credentials written in it (`https://user:pass@host/`)
 /// replaced by `…@`.
 pub(crate) fn without_userinfo(argument: &str) -> String {

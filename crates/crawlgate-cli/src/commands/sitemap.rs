@@ -7,7 +7,7 @@
 
 use crate::commands::net;
 use crate::exit;
-use anyhow::Context;
+use anyhow::{Context, bail};
 use crawlgate::FailOn;
 use crawlgate::output::sitemap::{Output, check, check_tree};
 use crawlgate::sitemap::SitemapOptions;
@@ -88,6 +88,12 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
             .issues
     } else {
         let path = PathBuf::from(&args.file);
+        if path.is_dir() {
+            bail!(
+                "`{}` is a folder; give a sitemap file, a URL or `-`",
+                args.file
+            );
+        }
         let file = File::open(&path).with_context(|| format!("cannot open `{}`", args.file))?;
         check(file, &args.file, &options, output, &mut out, &mut err)?
             .summary
