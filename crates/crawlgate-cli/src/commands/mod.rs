@@ -23,9 +23,8 @@ pub(crate) fn print_summary(text: &str) {
     if let Err(error) = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
+        && error.kind() != std::io::ErrorKind::BrokenPipe
     {
-        if error.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("warning: cannot write the summary to standard output: {error}");
-        }
+        eprintln!("warning: cannot write the summary to standard output: {error}");
     }
 }
