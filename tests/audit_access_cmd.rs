@@ -64,6 +64,7 @@ fn audit(args: &[&str], env: &[(&str, &str)], out: &Path) -> Output {
         "--format=json",
         "--format=sarif",
         "--format=junit",
+        "--format=md-summary",
         "--fail-on=never",
         "--quiet",
     ]);
@@ -130,6 +131,41 @@ fn a_staging_site_is_audited_with_secrets_from_flags_and_the_environment() {
         &out,
     );
     assert_audited_without_leaks(&output, &out, &other);
+}
+
+#[test]
+fn credentials_in_the_url_reach_neither_the_crawls_json_lines_nor_its_output() {
+    let other = third_party();
+    let site = staging(&other);
+    let out = scratch("access-url-crawl");
+    let mut start = site.url("/");
+    start.set_username("alice").unwrap();
+    start.set_password(Some(PASSWORD)).unwrap();
+    let jsonl = out.join("crawl.jsonl");
+    let token = format!("X-Staging-Token: {TOKEN}");
+    let cookie = format!("session={COOKIE_VALUE}");
+    let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args([
+            "crawl",
+            start.as_str(),
+            "--header",
+            &token,
+            "--cookie",
+            &cookie,
+        ])
+        .args(["--quiet", "--jsonl", jsonl.to_str().unwrap()])
+        .env_remove("CRAWLGATE_BASIC_AUTH")
+        .env_remove("CRAWLGATE_COOKIE")
+        .output()
+        .expect("crawlgate runs");
+    let lines = std::fs::read_to_string(&jsonl).unwrap();
+    assert!(lines.lines().count() >= 2, "{lines}");
+    assert!(lines.contains("\"status\":200"), "{lines}");
+    for secret in SECRETS {
+        for seen in [lines.as_str(), &text(&output.stdout), &text(&output.stderr)] {
+            assert!(!seen.contains(secret), "{secret} in {seen}");
+        }
+    }
 }
 
 #[test]
