@@ -163,3 +163,71 @@ fn a_closed_or_full_stdout_never_panics_and_never_changes_an_audits_verdict() {
     assert!(dir.join("out/report.html").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The controls that would drive a terminal: ESC (clear the screen, set the title), BEL, CR and
+/// the C1 CSI, U+009B.
+const CONTROLS: [char; 4] = ['\u{1b}', '\u{7}', '\r', '\u{9b}'];
+
+#[test]
+fn hostile_bytes_from_a_site_are_escaped_in_every_commands_terminal_output() {
+    use crawlgate_serve::{ServedSite, SiteServer};
+    let hostile = "\u{1b}[2J\u{1b}]0;owned\u{7}\r\u{9b}31m";
+    let robots = format!(
+        "User-agent: *\nDisallow: /private/\nDissalow: /x{hostile}\nCrawl-delay: {hostile}\n"
+    );
+    let sitemap = format!(
+        "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+         <url><loc>http://127.0.0.1/</loc><lastmod>2026{hostile}</lastmod></url>\n</urlset>\n"
+    );
+    let server = SiteServer::start_in_background(
+        ServedSite::new()
+            .file("robots.txt", robots.clone())
+            .file("sitemap.xml", sitemap)
+            .file(
+                "index.html",
+                format!(
+                    "<!doctype html><title>t</title><meta name=robots content=\"noindex{hostile}\">"
+                ),
+            ),
+    )
+    .expect("served");
+    let dir = scratch("terminal-controls");
+    let robots_file = dir.join("robots.txt");
+    std::fs::write(&robots_file, &robots).unwrap();
+    let robots_file = robots_file.to_str().unwrap();
+    let start = server.url("/").to_string();
+    let sitemap_url = server.url("/sitemap.xml").to_string();
+    let out = dir.join("out");
+    let out = out.to_str().unwrap();
+    for args in [
+        vec!["robots", "lint", robots_file],
+        vec!["robots", "lint", robots_file, "--json"],
+        vec![
+            "robots",
+            "test",
+            robots_file,
+            "/x",
+            "--user-agent",
+            "googlebot",
+        ],
+        vec!["robots", "diff", robots_file, robots_file],
+        vec!["sitemap", "check", &sitemap_url],
+        vec!["sitemap", "check", &sitemap_url, "--json"],
+        vec!["crawl", &start, "--quiet", "--jsonl", "-"],
+        vec!["audit", &start, "-o", out, "--quiet"],
+        vec!["sitemap", "check", "http://127.0.0.1:1/\u{1b}[2J"],
+    ] {
+        let output = crawlgate(&args);
+        let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+        for control in CONTROLS {
+            assert!(
+                !stdout.contains(control) && !stderr.contains(control),
+                "{args:?} wrote {control:?}:\n{stdout}\n{stderr}"
+            );
+        }
+    }
+    // What was escaped is still said, visibly.
+    let lint = text(&crawlgate(&["robots", "lint", robots_file]).stdout);
+    assert!(lint.contains("`\\u{9b}31m` is neither"), "{lint}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,6 +5,7 @@
 
 mod commands;
 mod demo;
+mod terminal;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
@@ -87,7 +88,7 @@ fn main() -> ExitCode {
             }) {
                 return exit::code(exit::OK);
             }
-            eprintln!("error: {err:#}");
+            terminal::say!("error: {err:#}");
             exit::code(exit::ERROR)
         }
     }

@@ -242,7 +242,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     // No HTTP response from the start URL's host: nothing was audited, so no report (one would
     // only blame robots.txt for a host that is down or mistyped).
     if let Some(message) = start_unreachable_message(&audit.site) {
-        eprint!("{message}");
+        eprint!("{}", crate::terminal::safe(&message));
         return Ok(exit::code(exit::INCONCLUSIVE));
     }
 
@@ -258,7 +258,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     let written = write_audit_reports(&args, &audit, &renderers, &formats)?;
     super::print_summary(&audit_summary(&audit.report, &http, &written));
     if let Some(message) = start_error_message(&audit.site) {
-        eprint!("{message}");
+        eprint!("{}", crate::terminal::safe(&message));
     }
     Ok(exit::code(exit_status(&audit, args.fail_on)))
 }

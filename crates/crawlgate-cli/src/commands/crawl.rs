@@ -4,13 +4,14 @@
 use crate::commands::crawl_args::CrawlArgs;
 use crate::commands::{atomic, live, net};
 use crate::exit;
+use crate::terminal::{self, Escapes};
 use crawlgate::crawl::CrawlEvent;
 use crawlgate::output::crawl::{
     start_error_message, start_unreachable_message, summary, write_jsonl,
 };
 use crawlgate::site::ResourceState;
 use crawlgate::{StopHandle, crawl};
-use std::io::BufWriter;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -81,15 +82,16 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     runtime.shutdown_timeout(Duration::from_secs(1));
     // No HTTP response from the start URL's host: nothing to write.
     if let Some(message) = start_unreachable_message(&site) {
-        eprint!("{message}");
+        eprint!("{}", crate::terminal::safe(&message));
         return Ok(exit::code(exit::INCONCLUSIVE));
     }
 
     let to_stdout = args.jsonl.as_ref().is_some_and(|p| p.as_os_str() == "-");
     if let Some(path) = &args.jsonl {
         if to_stdout {
-            let stdout = std::io::stdout();
-            write_jsonl(&site, &mut BufWriter::new(stdout.lock()))?;
+            let mut out = terminal::stdout(Escapes::Json);
+            write_jsonl(&site, &mut out)?;
+            out.flush()?;
         } else {
             // Temp file + rename: an interrupted write never leaves half the lines.
             atomic::write_atomically(path, |out| Ok(write_jsonl(&site, out)?))?;
@@ -97,13 +99,13 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     }
     let summary = summary(&site, started.elapsed(), &http);
     if to_stdout {
-        eprint!("{summary}");
+        eprint!("{}", crate::terminal::safe(&summary));
     } else {
         super::print_summary(&summary);
     }
     let start_error = start_error_message(&site);
     if let Some(message) = &start_error {
-        eprint!("{message}");
+        eprint!("{}", crate::terminal::safe(message));
     }
     let start_failed = start_error.is_some()
         || site

@@ -21,13 +21,13 @@ pub(crate) fn fetch(url: &Url, http: &HttpOptions) -> anyhow::Result<RobotsFile>
     let runtime = net::runtime()?;
     let robots = runtime.block_on(fetch_robots(url, http));
     if url.path() != "/robots.txt" {
-        eprintln!(
+        crate::terminal::say!(
             "note: a robots.txt is valid only at the root of its host: fetched {}",
             robots.url
         );
     }
     for hop in &robots.hops {
-        eprintln!(
+        crate::terminal::say!(
             "note: {} answered {}, redirecting to {}",
             hop.url,
             hop.status,
@@ -35,14 +35,14 @@ pub(crate) fn fetch(url: &Url, http: &HttpOptions) -> anyhow::Result<RobotsFile>
         );
     }
     if robots.effect != RobotsEffect::Rules {
-        eprintln!("note: {}: {}", robots.url, robots.effect_reason);
+        crate::terminal::say!("note: {}: {}", robots.url, robots.effect_reason);
     }
     if robots
         .outcome
         .as_ref()
         .is_ok_and(|received| received.body_truncated)
     {
-        eprintln!(
+        crate::terminal::say!(
             "note: {} is longer than {} bytes; only that much was read (Google reads {GOOGLE_MAX_ROBOTS_BYTES})",
             robots.url,
             robots.body().map_or(0, <[u8]>::len)

@@ -68,7 +68,7 @@ pub(crate) fn stop_on_signals(stop: StopHandle) {
         runtime.block_on(async move {
             if signals.next().await {
                 stop.stop();
-                eprintln!(
+                crate::terminal::say!(
                     "\ninterrupted: finishing with what was seen (interrupt again to quit now)"
                 );
                 if signals.next().await {

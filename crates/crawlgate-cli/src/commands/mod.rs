@@ -19,12 +19,12 @@ pub(crate) mod sitemap;
 /// costs only the summary: said on stderr, never a panic, never a changed exit status.
 pub(crate) fn print_summary(text: &str) {
     use std::io::Write as _;
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = crate::terminal::stdout(crate::terminal::Escapes::Text);
     if let Err(error) = stdout
         .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
         && error.kind() != std::io::ErrorKind::BrokenPipe
     {
-        eprintln!("warning: cannot write the summary to standard output: {error}");
+        crate::terminal::say!("warning: cannot write the summary to standard output: {error}");
     }
 }

@@ -11,6 +11,7 @@ use crate::commands::input::{fetch, for_each_line, read_robots};
 use crate::commands::net::ConnectArgs;
 use crate::commands::{net, robots_diff};
 use crate::exit;
+use crate::terminal::{self, Escapes};
 use anyhow::bail;
 use crawlgate::FailOn;
 use crawlgate::output::robots::{
@@ -19,7 +20,7 @@ use crawlgate::output::robots::{
 use crawlgate::robots::lint::{LintOptions, lint};
 use crawlgate::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, product_token_of_header};
 use crawlgate::site::{RobotsEffect, RobotsFile};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -185,10 +186,9 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
 fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<ExitCode> {
     let token = product_token(&args.user_agent)?;
     let reason = format!("robots.txt {}", robots.effect.as_str());
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = terminal::stdout(Escapes::of_json(args.json));
     let mut tested = 0u64;
-    let mut test = |url: &str, out: &mut BufWriter<_>| -> anyhow::Result<()> {
+    let mut test = |url: &str, out: &mut _| -> anyhow::Result<()> {
         tested += 1;
         Ok(write_disallowed_by_fetch(
             token, url, &reason, args.json, out,
@@ -215,8 +215,7 @@ fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<E
 fn lint_fetch_outcome(robots: &RobotsFile, args: &LintArgs) -> anyhow::Result<ExitCode> {
     let rule = crawlgate::rules::robots::fetch_outcome_rule(robots);
     let name = robots.url.as_str();
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = terminal::stdout(Escapes::of_json(args.json));
     write_fetch_outcome(
         name,
         rule.default_severity,
@@ -241,7 +240,7 @@ fn product_token(user_agent: &str) -> anyhow::Result<&str> {
              token (letters, `-`, `_`) to match robots.txt groups with; pass the token itself"
         );
     };
-    eprintln!(
+    crate::terminal::say!(
         "note: --user-agent looks like a full User-Agent header; matching robots.txt groups with \
          its product token `{token}`"
     );
@@ -253,10 +252,9 @@ fn test_body(body: &[u8], args: &TestArgs) -> anyhow::Result<ExitCode> {
     let token = product_token(&args.user_agent)?;
     let robots = RobotsTxt::parse_fetched(body);
     let agent = robots.agent(&[token]);
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = terminal::stdout(Escapes::of_json(args.json));
     let mut tested = 0u64;
-    let mut test = |url: &str, out: &mut BufWriter<_>| -> anyhow::Result<()> {
+    let mut test = |url: &str, out: &mut _| -> anyhow::Result<()> {
         tested += 1;
         Ok(write_verdict(&agent, token, url, args.json, out)?)
     };
@@ -282,8 +280,7 @@ fn lint_body(name: &str, body: &[u8], args: &LintArgs) -> anyhow::Result<ExitCod
         ..LintOptions::default()
     };
     let issues = lint(&robots, body, &options);
-    let stdout = std::io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = terminal::stdout(Escapes::of_json(args.json));
     for issue in &issues {
         write_lint_issue(name, issue, args.json, &mut out)?;
     }

@@ -10,6 +10,7 @@ use crate::commands::input::{fetch, for_each_line, read_robots};
 use crate::commands::net;
 use crate::commands::net::ConnectArgs;
 use crate::exit;
+use crate::terminal::{self, Escapes};
 use anyhow::{Context, bail};
 use crawlgate::crawl::CrawlConfig;
 use crawlgate::output::robots_diff::{Format, Writer};
@@ -19,7 +20,7 @@ use crawlgate::signals::Profile;
 use crawlgate::site::RobotsEffect;
 use crawlgate::sitemap::{SitemapKind, SitemapOptions, parse_borrowed};
 use crawlgate::{HttpOptions, SitemapLimits, SitemapStep, StopHandle, crawl, fetch_sitemaps};
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use url::Url;
@@ -197,8 +198,8 @@ pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     } else {
         args.format.into()
     };
-    let stdout = std::io::stdout();
-    let mut out = Writer::new(format, BufWriter::new(stdout.lock()), &names);
+    let escapes = Escapes::of_json(matches!(format, Format::Json));
+    let mut out = Writer::new(format, terminal::stdout(escapes), &names);
     out.header(&old.name, &new.name, &rules, &agents)?;
     let mut counts = vec![FlipCounts::default(); profiles.len()];
     let mut compare = |url: &str, out: &mut Writer<'_, _>| -> anyhow::Result<()> {
@@ -242,7 +243,7 @@ pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {
     let newly_blocked: u64 = counts.iter().map(|count| count.newly_disallowed).sum();
     let failing = args.fail_on_newly_blocked || !args.no_fail_on_newly_blocked;
     if newly_blocked > 0 && failing {
-        eprintln!(
+        crate::terminal::say!(
             "{newly_blocked} URL verdict(s) become disallowed with {}; exit status 1 \
              (--fail-on-newly-blocked)",
             new.name
@@ -265,11 +266,11 @@ fn sitemap_urls(url: &Url, http: &HttpOptions) -> anyhow::Result<Vec<String>> {
         let received = match &fetch.response.outcome {
             Ok(received) if (200..300).contains(&received.status) => received,
             Ok(received) => {
-                eprintln!("note: {} answered {}; skipped", fetch.url, received.status);
+                crate::terminal::say!("note: {} answered {}; skipped", fetch.url, received.status);
                 return Vec::new();
             }
             Err((kind, message)) => {
-                eprintln!(
+                crate::terminal::say!(
                     "note: {}: {} ({message}); skipped",
                     fetch.url,
                     kind.as_str()

@@ -1,8 +1,10 @@
 //! `crawlgate rules` and `crawlgate explain`: the rule catalogue, from the rules' own docs.
 
 use crate::exit;
+use crate::terminal::{self, Escapes};
 use anyhow::{Result, bail};
 use crawlgate::output::rules::{find_rule, write_explanation, write_list};
+use std::io::Write as _;
 use std::process::ExitCode;
 
 /// List every rule: id, default severity, summary.
@@ -21,13 +23,19 @@ pub(crate) struct ExplainArgs {
 }
 
 pub(crate) fn list(args: &RulesArgs) -> Result<ExitCode> {
-    write_list(args.json, &mut std::io::stdout().lock())?;
+    let mut out = terminal::stdout(Escapes::of_json(args.json));
+    write_list(args.json, &mut out)?;
+    out.flush()?;
     Ok(exit::code(exit::OK))
 }
 
 pub(crate) fn explain(args: &ExplainArgs) -> Result<ExitCode> {
     match find_rule(&args.rule) {
-        Ok(meta) => write_explanation(meta, &mut std::io::stdout().lock())?,
+        Ok(meta) => {
+            let mut out = terminal::stdout(Escapes::Text);
+            write_explanation(meta, &mut out)?;
+            out.flush()?;
+        }
         Err(close) if close.is_empty() => {
             bail!("no rule `{}` (see `crawlgate rules`)", args.rule)
         }

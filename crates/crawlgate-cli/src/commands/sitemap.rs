@@ -7,12 +7,13 @@
 
 use crate::commands::net;
 use crate::exit;
+use crate::terminal::{self, Escapes};
 use anyhow::{Context, bail};
 use crawlgate::FailOn;
 use crawlgate::output::sitemap::{Output, check, check_tree};
 use crawlgate::sitemap::SitemapOptions;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -72,8 +73,7 @@ pub(crate) fn run(args: SitemapArgs) -> anyhow::Result<ExitCode> {
     } else {
         Output::Text
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = terminal::stdout(Escapes::of_json(matches!(output, Output::Json)));
     let mut err = io::stderr();
     let issues = if let Some(url) = net::as_url(&args.file) {
         let http = args.connect.http()?;

@@ -17,6 +17,7 @@
 
 use crawlgate_core::UrlPattern;
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 /// The folder unmapped URLs are placed under.
 pub const FALLBACK_PREFIX: &str = "crawlgate/site/";
@@ -83,6 +84,12 @@ impl SarifMap {
 
     /// Where `url` goes.
     pub(crate) fn place(&self, url: &str) -> Placed {
+        let mut placed = self.place_unencoded(url);
+        placed.uri = uri_reference(&placed.uri);
+        placed
+    }
+
+    fn place_unencoded(&self, url: &str) -> Placed {
         let normalised = url::Url::parse(url).map_or_else(|_| url.to_owned(), |u| u.to_string());
         if let Some(path) = self.exact.get(&normalised) {
             return Placed {
@@ -108,6 +115,27 @@ impl SarifMap {
             by_pattern: false,
         }
     }
+}
+
+/// `path` as a relative reference RFC 3986 accepts: every byte but the unreserved characters,
+/// the sub-delimiters, `:`, `@`, `/` and a `%` that starts an escape percent-encoded (a URL path
+/// or query may hold `|`, `^`, `` ` ``, `{`, `[` and more, which SARIF consumers refuse).
+fn uri_reference(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut out = String::with_capacity(path.len());
+    for (at, &byte) in bytes.iter().enumerate() {
+        let escape_start = byte == b'%'
+            && bytes.get(at + 1).is_some_and(u8::is_ascii_hexdigit)
+            && bytes.get(at + 2).is_some_and(u8::is_ascii_hexdigit);
+        let allowed =
+            byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&byte) || escape_start;
+        if allowed {
+            out.push(char::from(byte));
+        } else {
+            let _ = write!(out, "%{byte:02X}");
+        }
+    }
+    out
 }
 
 /// A repository path: relative, `/`-separated, no `..`, no scheme, not empty.
@@ -194,6 +222,38 @@ mod tests {
         ] {
             assert_eq!(fallback(url), uri, "{url}");
             assert!(!uri.contains("://"));
+        }
+    }
+
+    #[test]
+    fn every_place_is_an_rfc_3986_reference() {
+        let map = SarifMap::new()
+            .with_entry("https://www.example.com/robots.txt=public/my robots[1].txt")
+            .unwrap();
+        for (url, uri) in [
+            (
+                "https://www.example.com/robots.txt",
+                "public/my%20robots%5B1%5D.txt",
+            ),
+            (
+                "https://www.example.com/a|b^c`d{e}?x=[1]|\\",
+                "crawlgate/site/www.example.com/a%7Cb%5Ec%60d%7Be%7D%3Fx=%5B1%5D%7C%5C",
+            ),
+            ("not a url", "crawlgate/site/other/not%20a%20url"),
+            (
+                "https://www.example.com/caf%C3%A9%zz",
+                "crawlgate/site/www.example.com/caf%C3%A9%25zz",
+            ),
+        ] {
+            let placed = map.place(url).uri;
+            assert_eq!(placed, uri, "{url}");
+            // Only RFC 3986 characters: unreserved, reserved, and `%` escapes.
+            assert!(
+                placed
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/%".contains(&b)),
+                "{placed}"
+            );
         }
     }
 

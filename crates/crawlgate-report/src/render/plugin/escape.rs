@@ -71,21 +71,37 @@ pub(crate) fn markdown(input: &str, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// Write text as one CSV field (RFC 4180): quoted when it holds a comma, a quote, a line break or
-/// outer spaces, quotes doubled. A value a spreadsheet would run as a formula (starting with `=`,
-/// `+`, `-`, `@`, a tab or a carriage return) is prefixed with `'` and quoted, so opening the file
-/// runs nothing the audited site wrote.
+/// Write text as one CSV field (RFC 4180): quoted when it holds a comma, a semicolon or a tab
+/// (the separators spreadsheets use besides the comma: unquoted, a `;` would start a new cell
+/// there), a quote, a line break or outer spaces, quotes doubled. A value a spreadsheet would run
+/// as a formula (starting, outer spaces aside, with `=`, `+`, `-`, `@`, their full-width forms, a
+/// tab or a carriage return) is prefixed with `'` and quoted, so opening the file runs nothing
+/// the audited site wrote.
 pub(crate) fn csv(input: &str, out: &mut dyn Write) -> io::Result<()> {
     let formula = input
-        .bytes()
+        .trim_start_matches(' ')
+        .chars()
         .next()
-        .is_some_and(|b| matches!(b, b'=' | b'+' | b'-' | b'@' | b'\t' | b'\r'));
+        .is_some_and(|c| {
+            matches!(
+                c,
+                '=' | '+'
+                    | '-'
+                    | '@'
+                    | '\t'
+                    | '\r'
+                    | '\u{ff1d}'
+                    | '\u{ff0b}'
+                    | '\u{ff0d}'
+                    | '\u{ff20}'
+            )
+        });
     let quote = formula
         || input.starts_with(' ')
         || input.ends_with(' ')
         || input
             .bytes()
-            .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'));
+            .any(|b| matches!(b, b',' | b';' | b'\t' | b'"' | b'\n' | b'\r'));
     if !quote {
         return out.write_all(input.as_bytes());
     }
@@ -131,6 +147,11 @@ mod tests {
         assert_eq!(run(csv, "two\nlines"), "\"two\nlines\"");
         assert_eq!(run(csv, "=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
         assert_eq!(run(csv, "@SUM(A1)"), "\"'@SUM(A1)\"");
+        // Whatever the reader's separator, no cell of a field starts a formula.
+        assert_eq!(run(csv, "x;=cmd|' /C calc'!A0"), "\"x;=cmd|' /C calc'!A0\"");
+        assert_eq!(run(csv, "x\t=1+1"), "\"x\t=1+1\"");
+        assert_eq!(run(csv, "  =1+1"), "\"'  =1+1\"");
+        assert_eq!(run(csv, "\u{ff1d}1+1"), "\"'\u{ff1d}1+1\"");
     }
 
     #[test]
