@@ -231,3 +231,46 @@ fn hostile_bytes_from_a_site_are_escaped_in_every_commands_terminal_output() {
     assert!(lint.contains("`\\u{9b}31m` is neither"), "{lint}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bad_output_paths_fail_before_the_crawl_and_a_late_failure_keeps_the_other_reports() {
+    let dir = scratch("output-paths");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let file = file.to_str().unwrap();
+    let folder = dir.to_str().unwrap();
+    let missing = dir.join("no-such-folder/crawl.jsonl");
+    let missing = missing.to_str().unwrap();
+    // A start URL nothing answers: had the crawl run first, the error would be another one.
+    let nowhere = "http://127.0.0.1:1/";
+    for (args, message) in [
+        (
+            vec!["audit", nowhere, "-o", file],
+            "is a file; -o takes a folder",
+        ),
+        (
+            vec!["audit", nowhere, "-o", folder, "--write-baseline", folder],
+            "--write-baseline",
+        ),
+        (vec!["crawl", nowhere, "--jsonl", folder], "is a folder"),
+        (vec!["crawl", nowhere, "--jsonl", missing], "does not exist"),
+    ] {
+        refused(&args, message);
+    }
+    // A report file that cannot be replaced (a folder stands in its name) costs only itself.
+    let server = serve_fixture_site("audit-small");
+    let out = dir.join("out");
+    std::fs::create_dir_all(out.join("report.md")).unwrap();
+    let output = crawlgate(&[
+        "audit",
+        server.url("/").as_str(),
+        "-o",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the md report"), "{stderr}");
+    assert!(out.join("report.html").is_file() && out.join("report.json").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,12 +1,10 @@
-//! Writing an output file atomically: into a temporary file beside it, synced, then renamed over
-//! it. A crash, a full disk or a second Ctrl-C mid-write never leaves half a file under the
-//! name asked for: it holds the previous content or the whole new one. (The reports are written
-//! the same way by `crawlgate_report::render::write_reports`.)
+//! Writing an output file atomically (`crawl --jsonl FILE`, `--write-baseline`): through
+//! `crawlgate_report::write_file_atomically`, as the reports are written: a temporary file
+//! created exclusively beside it, synced, renamed over it; a device or FIFO written in place.
 
 use anyhow::{Context, Result};
-use std::fs::{self, File};
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 
 /// Write `path` with what `fill` writes, atomically. On failure the temporary file is removed
 /// and `path` is left as it was.
@@ -14,59 +12,61 @@ pub(crate) fn write_atomically(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<()>,
 ) -> Result<()> {
-    if is_special_file(path) {
-        return write_in_place(path, fill)
-            .with_context(|| format!("cannot write `{}`", path.display()));
+    crawlgate::report::write_file_atomically(path, fill)
+        .with_context(|| format!("cannot write `{}`", path.display()))
+}
+
+/// Check, before any work, that `dir` can take the reports: a folder (made now if missing)
+/// where a file can be created. A bad `-o` fails in a second, not after an hour's crawl.
+pub(crate) fn check_output_dir(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "`{}` is a file; -o takes a folder for the reports",
+            dir.display()
+        );
     }
-    let temp = temp_path(path);
-    let result = write_then_rename(&temp, path, fill);
-    if result.is_err() {
-        // Best effort: the error that matters is the one returned.
-        let _ = fs::remove_file(&temp);
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the report folder `{}`", dir.display()))?;
+    probe(dir).with_context(|| format!("cannot write into the report folder `{}`", dir.display()))
+}
+
+/// Check, before any work, that the file `path` can be written: not a folder, in a folder
+/// that exists and takes a new file (a device or FIFO is written in place and needs no check).
+pub(crate) fn check_output_file(path: &Path, what: &str) -> Result<()> {
+    let meta = std::fs::metadata(path).ok();
+    if meta.as_ref().is_some_and(std::fs::Metadata::is_dir) {
+        anyhow::bail!("{what} `{}` is a folder; give a file name", path.display());
     }
-    result.with_context(|| format!("cannot write `{}`", path.display()))
+    if meta.is_some_and(|meta| !meta.is_file()) {
+        return Ok(());
+    }
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        anyhow::bail!(
+            "{what} `{}`: the folder `{}` does not exist",
+            path.display(),
+            dir.display()
+        );
+    }
+    probe(dir).with_context(|| format!("cannot write {what} `{}`", path.display()))
 }
 
-fn write_then_rename(
-    temp: &Path,
-    path: &Path,
-    fill: impl FnOnce(&mut dyn Write) -> Result<()>,
-) -> Result<()> {
-    let mut out = BufWriter::new(File::create(temp)?);
-    fill(&mut out)?;
-    let written = out
-        .into_inner()
-        .map_err(std::io::IntoInnerError::into_error)?;
-    written.sync_all()?;
-    fs::rename(temp, path)?;
-    Ok(())
-}
-
-/// A device, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe): renaming a file over it would
-/// replace it (`--jsonl /dev/null` once turned `/dev/null` into a plain file), and half a
-/// stream cannot be taken back anyway, so it is written in place.
-fn is_special_file(path: &Path) -> bool {
-    fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir())
-}
-
-fn write_in_place(path: &Path, fill: impl FnOnce(&mut dyn Write) -> Result<()>) -> Result<()> {
-    let mut out = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
-    fill(&mut out)?;
-    out.flush()?;
-    Ok(())
-}
-
-/// `.name.PID.tmp` in the same folder (a rename across file systems would not be atomic).
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy());
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+/// A file can be created in `dir` (created exclusively and removed at once).
+fn probe(dir: &Path) -> std::io::Result<()> {
+    tempfile::Builder::new()
+        .prefix(".crawlgate-probe.")
+        .tempfile_in(dir)
+        .map(drop)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
+    use std::path::PathBuf;
 
     fn scratch(name: &str) -> PathBuf {
         let dir =
@@ -120,6 +120,36 @@ mod tests {
         // Checked before joining: a pipe replaced by a file would leave the reader waiting.
         assert!(fs::metadata(&pipe).unwrap().file_type().is_fifo());
         assert_eq!(reader.join().unwrap(), "{\"a\":1}\n");
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_symlink_is_never_written_through() {
+        let dir = scratch("symlink");
+        let victim = dir.join("victim.txt");
+        fs::write(&victim, "keep me\n").unwrap();
+        // Every name the old fixed scheme could pick, and the output itself, point at the victim.
+        let path = dir.join("out.jsonl");
+        for name in [
+            format!(".out.jsonl.{}.tmp", std::process::id()),
+            ".out.jsonl.tmp".to_owned(),
+        ] {
+            std::os::unix::fs::symlink(&victim, dir.join(name)).unwrap();
+        }
+        write_atomically(&path, |out| {
+            out.write_all(b"new\n")?;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep me\n");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
+        assert!(
+            !fs::symlink_metadata(&path)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 

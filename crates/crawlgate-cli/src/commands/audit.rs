@@ -1,6 +1,6 @@
 //! `crawlgate audit URL`: crawl, cross-check, write the reports, print a summary.
 
-use crate::commands::atomic::write_atomically;
+use crate::commands::atomic::{self, write_atomically};
 use crate::commands::audit_config::{Filled, apply_config, load_config};
 use crate::commands::crawl_args::{CrawlArgs, Start, profile_named};
 use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
@@ -200,6 +200,11 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
         None => args.crawl.start(args.url.as_deref(), ", or --demo")?,
     };
 
+    // Where the results go is checked before the crawl, not after it.
+    atomic::check_output_dir(&args.output_dir)?;
+    if let Some(path) = &args.write_baseline {
+        atomic::check_output_file(path, "--write-baseline")?;
+    }
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let bar = progress.clone();

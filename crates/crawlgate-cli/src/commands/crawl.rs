@@ -65,6 +65,9 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let mut http = args.crawl.http()?;
     start.take_credentials(&mut http);
     let config = args.crawl.config(start, jiff::Timestamp::now())?;
+    if let Some(path) = args.jsonl.as_ref().filter(|path| path.as_os_str() != "-") {
+        atomic::check_output_file(path, "--jsonl")?;
+    }
     let start = config.start_url.clone();
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();

@@ -44,6 +44,14 @@ pub enum RenderError {
         #[source]
         source: std::io::Error,
     },
+    /// Some formats could not be written; the others were (`written`).
+    #[error("{}", some_failed(written, failed))]
+    SomeFailed {
+        /// The files written.
+        written: Vec<PathBuf>,
+        /// Each format that failed, with why.
+        failed: Vec<(String, RenderError)>,
+    },
     /// Writing the rendered output failed.
     #[error("writing the report: {0}")]
     Write(#[from] std::io::Error),
@@ -53,6 +61,19 @@ pub enum RenderError {
     /// Serialising the report as JUnit XML failed.
     #[error("serialising the JUnit report: {0}")]
     Junit(#[from] quick_junit::SerializeError),
+}
+
+fn some_failed(written: &[PathBuf], failed: &[(String, RenderError)]) -> String {
+    let failed: Vec<String> = failed
+        .iter()
+        .map(|(format, error)| format!("the {format} report: {error}"))
+        .collect();
+    let mut text = format!("could not write {}", failed.join("; "));
+    if !written.is_empty() {
+        let written: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+        text.push_str(&format!(" (written: {})", written.join(", ")));
+    }
+    text
 }
 
 fn position(line: Option<usize>, column: Option<usize>) -> String {

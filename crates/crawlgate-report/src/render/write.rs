@@ -3,8 +3,8 @@
 
 use super::{RenderError, RenderOptions, Renderer, Renderers};
 use crate::model::Report;
-use std::fs::{self, File};
-use std::io::BufWriter;
+use std::fs;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 /// Write `report.<ext>` for each format into `dir` (atomically: temp file + rename), returning the
@@ -46,10 +46,20 @@ pub fn write_reports(
         path: dir.to_path_buf(),
         source,
     })?;
-    chosen
-        .into_iter()
-        .map(|renderer| write_one(report, renderer, options, dir))
-        .collect()
+    // Every format is tried: one that fails (a full disk, a file in the way) costs only itself.
+    let mut written = Vec::new();
+    let mut failed = Vec::new();
+    for renderer in chosen {
+        match write_one(report, renderer, options, dir) {
+            Ok(path) => written.push(path),
+            Err(error) => failed.push((renderer.name().to_owned(), error)),
+        }
+    }
+    if failed.is_empty() {
+        Ok(written)
+    } else {
+        Err(RenderError::SomeFailed { written, failed })
+    }
 }
 
 fn write_one(
@@ -58,30 +68,47 @@ fn write_one(
     options: &RenderOptions,
     dir: &Path,
 ) -> Result<PathBuf, RenderError> {
-    let file_name = format!("report.{}", renderer.extension());
-    let path = dir.join(&file_name);
-    let temp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
-    let io_error = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| RenderError::Io { path, source }
-    };
-    let result = File::create(&temp)
-        .map_err(io_error(&temp))
-        .and_then(|file| {
-            let mut out = BufWriter::new(file);
-            renderer.render(report, options, &mut out)?;
-            let file = out.into_inner().map_err(|e| RenderError::Io {
-                path: temp.clone(),
-                source: e.into_error(),
-            })?;
-            file.sync_all().map_err(io_error(&temp))
-        })
-        .and_then(|()| fs::rename(&temp, &path).map_err(io_error(&path)));
-    if result.is_err() {
-        // Best effort: the error that matters is the one returned.
-        let _ = fs::remove_file(&temp);
+    let path = dir.join(format!("report.{}", renderer.extension()));
+    write_file_atomically(&path, |out| renderer.render(report, options, out))?;
+    Ok(path)
+}
+
+/// Write the file at `path` with what `fill` writes, atomically: into a temporary file created
+/// beside it under a random name, exclusively (`O_EXCL`: never an existing file, never through
+/// a symlink someone planted), synced, then renamed over `path`. A crash, a full disk or a
+/// second Ctrl-C mid-write never leaves half a file under `path`: it holds the previous content
+/// or the whole new one, and the temporary file is removed. A device, FIFO or socket
+/// (`/dev/null`, `/dev/stdout`) is written in place: renaming over it would replace it.
+///
+/// # Errors
+/// What `fill` returns, or the I/O error of creating, writing or renaming the file.
+pub fn write_file_atomically<E: From<io::Error>>(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E> {
+    if fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+        let mut out = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
+        fill(&mut out)?;
+        out.flush()?;
+        return Ok(());
     }
-    result.map(|()| path)
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "output".into(), |name| name.to_string_lossy());
+    let temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)?;
+    let mut out = BufWriter::new(temp);
+    fill(&mut out)?;
+    let temp = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|error| error.error)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -132,11 +159,19 @@ mod tests {
         let result = write_reports(
             &report,
             &renderers,
-            &["failing".to_owned()],
+            &["failing".to_owned(), "json".to_owned()],
             &RenderOptions::default(),
             &dir,
         );
-        assert!(matches!(result, Err(RenderError::Write(_))));
+        // The other format is still written, and the error says which failed.
+        let Err(RenderError::SomeFailed { written, failed }) = result else {
+            panic!("{result:?}");
+        };
+        assert_eq!(written, [dir.join("report.json")]);
+        assert_eq!(failed.len(), 1);
+        assert_eq!(failed[0].0, "failing");
+        assert!(matches!(failed[0].1, RenderError::Write(_)));
+        fs::remove_file(dir.join("report.json")).unwrap();
         assert_eq!(
             fs::read_to_string(dir.join("report.txt")).unwrap(),
             "previous"
