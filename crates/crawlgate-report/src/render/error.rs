@@ -68,12 +68,16 @@ fn some_failed(written: &[PathBuf], failed: &[(String, RenderError)]) -> String 
         .iter()
         .map(|(format, error)| format!("the {format} report: {error}"))
         .collect();
-    let mut text = format!("could not write {}", failed.join("; "));
-    if !written.is_empty() {
-        let written: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
-        text.push_str(&format!(" (written: {})", written.join(", ")));
+    let written: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
+    if written.is_empty() {
+        format!("could not write {}", failed.join("; "))
+    } else {
+        format!(
+            "could not write {} (written: {})",
+            failed.join("; "),
+            written.join(", ")
+        )
     }
-    text
 }
 
 fn position(line: Option<usize>, column: Option<usize>) -> String {
