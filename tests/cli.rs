@@ -13,6 +13,7 @@ mod ca_cert_cmd;
 mod crawl_cmd;
 mod diff_cmd;
 mod interrupt_cmd;
+mod oversized_cmd;
 mod resolve_cmd;
 mod robots_cmd;
 mod robots_diff_cmd;

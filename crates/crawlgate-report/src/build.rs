@@ -1,8 +1,8 @@
 //! Building a [`Report`] from an audited site and its findings.
 
 use crate::model::{
-    PageRecord, ProfileView, Report, ReportFinding, RobotsReport, RuleDoc, SCHEMA_VERSION,
-    SitemapReport, Summary, Target, Tool,
+    NumberedLine, PageRecord, ProfileView, Report, ReportFinding, RobotsReport, RuleDoc,
+    SCHEMA_VERSION, SitemapReport, Summary, Target, Tool,
 };
 use crawlgate_core::finding::Evidence;
 use crawlgate_core::signals::{Directives, RobotsRule};
@@ -165,6 +165,12 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
 const MAX_SHOWN_LINE_CHARS: usize = 1_000;
 
 /// A robots.txt line as the report shows it: cut after [`MAX_SHOWN_LINE_CHARS`].
+/// Lines of a robots.txt listed in full in a report ([`RobotsReport::lines`]).
+pub const MAX_LISTED_LINES: usize = 1_000;
+
+/// Lines shown around each cited line past [`MAX_LISTED_LINES`].
+const EXCERPT_CONTEXT: u32 = 2;
+
 fn shown_line(line: &str) -> String {
     match line.char_indices().nth(MAX_SHOWN_LINE_CHARS) {
         Some((at, _)) => format!("{}…", &line[..at]),
@@ -192,12 +198,34 @@ fn robots_report(file: &RobotsFile, findings: &[Finding]) -> RobotsReport {
             _ => {}
         }
     }
-    let lines = match &file.outcome {
-        Ok(received) if (200..300).contains(&received.status) => robots_split_lines(&received.body)
-            .map(|line| shown_line(&String::from_utf8_lossy(line)))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let mut lines = Vec::new();
+    let mut excerpt = Vec::new();
+    let mut lines_total = 0;
+    if let Ok(received) = &file.outcome
+        && (200..300).contains(&received.status)
+    {
+        // The first lines in full; past them only the cited lines and their context, so a
+        // robots.txt of a million blank lines makes a report of a thousand.
+        let near_cited = |number: u32| {
+            cited
+                .range(
+                    number.saturating_sub(EXCERPT_CONTEXT)..=number.saturating_add(EXCERPT_CONTEXT),
+                )
+                .next()
+                .is_some()
+        };
+        for (number, line) in (1u32..).zip(robots_split_lines(&received.body)) {
+            lines_total = number;
+            if lines.len() < MAX_LISTED_LINES {
+                lines.push(shown_line(&String::from_utf8_lossy(line)));
+            } else if near_cited(number) {
+                excerpt.push(NumberedLine {
+                    number,
+                    text: shown_line(&String::from_utf8_lossy(line)),
+                });
+            }
+        }
+    }
     RobotsReport {
         origin: file.origin.clone(),
         url: file.url.to_string(),
@@ -207,6 +235,8 @@ fn robots_report(file: &RobotsFile, findings: &[Finding]) -> RobotsReport {
         effect_reason: file.effect_reason.clone(),
         overridden_by: file.overridden_by.clone(),
         lines,
+        excerpt,
+        lines_total,
         cited_lines: cited.into_iter().collect(),
         sitemaps: file
             .parsed

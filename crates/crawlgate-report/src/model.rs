@@ -237,12 +237,26 @@ pub struct RobotsReport {
     /// The file read instead of the live one (`--robots-override`), when the audit asked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub overridden_by: Option<String>,
-    /// The body's lines as received (lossily decoded), numbered from 1, when a 2xx came.
+    /// The body's first lines as received (lossily decoded), numbered from 1, when a 2xx came:
+    /// at most [`MAX_LISTED_LINES`](crate::MAX_LISTED_LINES).
     pub lines: Vec<String>,
+    /// Past those, the lines findings cite with two lines of context each, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excerpt: Vec<NumberedLine>,
+    /// The body's lines, counted whole.
+    #[serde(default)]
+    pub lines_total: u32,
     /// Line numbers that findings point to.
     pub cited_lines: Vec<u32>,
     /// Sitemap URLs it names.
     pub sitemaps: Vec<String>,
+}
+
+/// A line of a file with its number (from 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumberedLine {
+    pub number: u32,
+    pub text: String,
 }
 
 /// A sitemap as met by the crawl.

@@ -1,0 +1,64 @@
+//! Oversized sites: what a report quotes is bounded by its findings, not by what the site sent.
+
+use crate::util::{crawlgate, report_json, scratch, text};
+use crawlgate_serve::{ServedSite, SiteServer};
+
+#[test]
+fn a_robots_txt_of_a_hundred_thousand_blank_lines_makes_a_small_report_that_still_quotes_its_cited_line()
+ {
+    // 100,000 blank lines (100 KB, under Google's 500 KiB), then a rule that is a finding.
+    let robots = format!("User-agent: *\n{}Disallow: /admin/\n", "\n".repeat(100_000));
+    let server =
+        SiteServer::start_in_background(ServedSite::new().file("robots.txt", robots).file(
+            "index.html",
+            "<!doctype html><title>Home</title><p>Hello</p>",
+        ))
+        .expect("served");
+    let out = scratch("oversized-robots");
+    let output = crawlgate(&[
+        "audit",
+        server.url("/").as_str(),
+        "-o",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--fail-on",
+        "never",
+        "--format",
+        "html",
+        "--format",
+        "md",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report = report_json(&out);
+    let robots = &report["robots"][0];
+    assert_eq!(robots["lines_total"], 100_002);
+    assert_eq!(robots["lines"].as_array().unwrap().len(), 1_000);
+    let cited = robots["cited_lines"].as_array().unwrap();
+    assert!(cited.iter().any(|line| line == 100_002), "{cited:?}");
+    let excerpt: Vec<u64> = robots["excerpt"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| line["number"].as_u64().unwrap())
+        .collect();
+    assert_eq!(excerpt, [100_000, 100_001, 100_002]);
+    for (file, bound) in [
+        ("report.html", 400_000),
+        ("report.md", 100_000),
+        ("report.json", 200_000),
+    ] {
+        let size = std::fs::metadata(out.join(file)).unwrap().len();
+        assert!(size < bound, "{file} is {size} bytes");
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<td class=\"ln\">100002</td><td class=\"src\">Disallow: /admin/</td>"));
+    assert!(html.contains("The first 1000 are listed, then the cited ones with their context."));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(">100002  Disallow: /admin/"),
+        "the cited line in the Markdown listing"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}
