@@ -37,6 +37,11 @@ const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
          pages (a_start_url_answering_500_or_401_is_a_finding_a_message_and_inconclusive covers it)",
     ),
     (
+        "http/body-truncated",
+        "needs a page longer than the body bound (10 MiB by default); the demo's pages are a few \
+         KB (fixtures/rules/http/body-truncated reads 2,000 bytes of a longer page)",
+    ),
+    (
         "robots/expected-blocked-allowed",
         "needs --expect-blocked; the demo audits Googlebot and Bingbot, which it means to let in \
          (tests/audit_intent_cmd.rs covers it)",

@@ -62,3 +62,46 @@ fn a_robots_txt_of_a_hundred_thousand_blank_lines_makes_a_small_report_that_stil
     );
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn an_audit_whose_pages_fail_says_so_in_every_format() {
+    use crawlgate_serve::Route;
+    // The home page links to twenty pages; each resets the connection before any byte.
+    let links: Vec<String> = (0..20)
+        .map(|n| format!("<a href=\"/p{n}\">{n}</a>"))
+        .collect();
+    let mut site = ServedSite::new().file(
+        "index.html",
+        format!(
+            "<!doctype html><title>Home</title><link rel=canonical href=/>{}",
+            links.concat()
+        ),
+    );
+    for n in 0..20 {
+        site = site.route(Route::new(format!("/p{n}")).reset_after(0));
+    }
+    let server = SiteServer::start_in_background(site).expect("served");
+    let out = scratch("failing-pages");
+    let output = crawlgate(&[
+        "audit",
+        server.url("/").as_str(),
+        "-o",
+        out.to_str().unwrap(),
+        "--fail-on",
+        "never",
+        "--retries",
+        "0",
+    ]);
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("20 pages could not be fetched (timeouts, refused or reset connections)"),
+        "{stdout}"
+    );
+    let report = report_json(&out);
+    assert_eq!(report["summary"]["pages_failed"], 20);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<strong>20 pages could not be fetched</strong>"));
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("**20 pages could not be fetched**"));
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -143,6 +143,13 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
     Summary {
         pages_crawled: site.stats.pages_fetched,
         urls_known: site.resources().len() as u64,
+        pages_failed: site
+            .resources()
+            .iter()
+            .filter(|r| {
+                r.kind == ResourceKind::Page && matches!(r.state, ResourceState::Failed { .. })
+            })
+            .count() as u64,
         findings: findings.len() as u64,
         by_severity,
         by_rule,

@@ -141,6 +141,10 @@ pub struct Summary {
     pub pages_crawled: u64,
     /// URLs known, fetched or not.
     pub urls_known: u64,
+    /// Pages asked for that gave no usable response (a timeout, a refused or reset connection,
+    /// a response that was not HTTP): the audit says nothing of them.
+    #[serde(default)]
+    pub pages_failed: u64,
     pub findings: u64,
     /// Findings per severity; every severity present, zero or not.
     pub by_severity: BTreeMap<Severity, u64>,

@@ -75,6 +75,7 @@ pub static RULES: &[&dyn Rule] = &[
     &http::RedirectChain,
     &http::InternalLinkRedirect,
     &http::NotHtml,
+    &http::BodyTruncated,
     &robots::ExpectedBlockedAllowed,
     // directives (RULES.md §2.3)
     &directives::Noindex,

@@ -46,6 +46,9 @@ pub struct Fixture {
     pub probe_sitemap: bool,
     #[serde(default)]
     pub max_pages: Option<u64>,
+    /// Body bytes read per page (`--max-body-bytes`; default the crawl's).
+    #[serde(default)]
+    pub max_body_bytes: Option<u64>,
     /// What the site is declared to be, `production` or `staging` (the `env/` rules).
     #[serde(default)]
     pub environment: Option<String>,
@@ -185,6 +188,9 @@ impl Fixture {
         config.probe_sitemap = fixture.probe_sitemap;
         if let Some(max) = fixture.max_pages {
             config.bounds.max_pages = max;
+        }
+        if let Some(max) = fixture.max_body_bytes {
+            config.bounds.max_page_bytes = max;
         }
         if let Some(environment) = &fixture.environment {
             config.environment.environment = Some(environment.parse()?);

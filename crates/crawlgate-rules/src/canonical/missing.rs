@@ -34,7 +34,9 @@ declare_rule! {
 impl Rule for Missing {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            if !page.signals.is_html || !page.signals.canonicals.is_empty() {
+            // A page cut at the body bound may declare its canonical past the cut
+            // (http/body-truncated says so).
+            if !page.signals.is_html || !page.signals.canonicals.is_empty() || page.body_truncated {
                 continue;
             }
             let indexable =

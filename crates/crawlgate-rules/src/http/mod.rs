@@ -1,9 +1,11 @@
 //! HTTP status rules: what the crawled URLs themselves answer. Internal `<a href>` links to
 //! URLs that answer 4xx, 5xx or nothing, or that redirect; redirect chains and loops; the start
-//! URL answering an error; bodies labelled `text/html` that are not HTML. Each finding is about
+//! URL answering an error; bodies labelled `text/html` that are not HTML; pages longer than the
+//! audit read. Each finding is about
 //! the URL that answers (the target), with the pages linking to it as evidence. Sitemap entries
 //! and canonicals pointing at such URLs are the `sitemap/url-*` and `canonical/target-*` rules'.
 
+mod body_truncated;
 mod internal_link_4xx;
 mod internal_link_5xx;
 mod internal_link_redirect;
@@ -12,6 +14,7 @@ mod redirect_chain;
 mod redirect_loop;
 mod start_url_error;
 
+pub use body_truncated::BodyTruncated;
 pub use internal_link_4xx::InternalLink4xx;
 pub use internal_link_5xx::InternalLink5xx;
 pub use internal_link_redirect::InternalLinkRedirect;

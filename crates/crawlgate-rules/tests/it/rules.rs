@@ -82,6 +82,7 @@ rule_tests! {
         redirect_chain => RedirectChain,
         internal_link_redirect => InternalLinkRedirect,
         not_html => NotHtml,
+        body_truncated => BodyTruncated,
     }
     directives {
         noindex => Noindex,

@@ -24,6 +24,19 @@ pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -
         summary.pages_crawled,
         summary.urls_known
     );
+    if summary.pages_failed > 0 {
+        let _ = writeln!(
+            text,
+            "{} page{} could not be fetched (timeouts, refused or reset connections): the audit              says nothing of {}",
+            summary.pages_failed,
+            if summary.pages_failed == 1 { "" } else { "s" },
+            if summary.pages_failed == 1 {
+                "it"
+            } else {
+                "them"
+            }
+        );
+    }
     let counts: Vec<String> = Severity::ALL
         .iter()
         .map(|severity| {
