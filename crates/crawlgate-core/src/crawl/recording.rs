@@ -1,6 +1,6 @@
 //! Recording: completed responses (robots.txt, sitemaps, pages and assets) into the Site.
 
-use super::discovery::push_reference;
+use super::discovery::{crawlable, push_reference};
 use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, Via, prepare};
 use crate::signals::AssetKind;
 use crate::site::{
@@ -141,6 +141,20 @@ impl Crawl {
             } else {
                 (Vec::new(), Vec::new())
             };
+        // The `xhtml:link` hreflang alternates of the urlset's entries: fetched like a page's
+        // hreflang references, so the hreflang rules can judge them. Most name URLs the sitemap
+        // lists too (known by then, not counted again); the new ones count towards the sitemap
+        // URL bound like `<loc>`s.
+        let alternates: Vec<Located> = match &state {
+            SitemapState::Parsed {
+                summary, entries, ..
+            } if summary.kind != SitemapKind::Index => entries
+                .iter()
+                .flat_map(|e| &e.alternates)
+                .filter_map(|a| Url::parse(a.href.trim()).ok().map(|u| (u, a.line)))
+                .collect(),
+            _ => Vec::new(),
+        };
         self.sitemaps[index].file.state = state;
         for (child, line) in children {
             self.discover_sitemap(
@@ -167,6 +181,26 @@ impl Crawl {
                 Via::Sitemap(SitemapListing {
                     sitemap: sitemap_url.clone(),
                     line,
+                }),
+            );
+        }
+        for (alternate, line) in alternates {
+            let Some(alternate) = crawlable(&alternate) else {
+                continue;
+            };
+            if !self.slot_index.contains_key(alternate.as_str()) {
+                if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
+                    self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
+                    break;
+                }
+                self.sitemap_urls += 1;
+            }
+            self.discover_page(
+                &alternate,
+                Via::Reference(Reference {
+                    from: sitemap_url.clone(),
+                    kind: ReferenceKind::Hreflang,
+                    line: Some(line),
                 }),
             );
         }
