@@ -1,5 +1,8 @@
 use super::annotations::{self, SitemapAlternates, by_target, fetched_ok, quoted};
-use crate::support::{directives_evidence, ok_pages, profiles_meant_to_crawl, verdict_evidence};
+use crate::canonical::first_elsewhere;
+use crate::support::{
+    canonical_evidence, directives_evidence, ok_pages, profiles_meant_to_crawl, verdict_evidence,
+};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -39,65 +42,76 @@ declare_rule! {
 impl Rule for TargetNotIndexable {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
-        for (index, profile) in profiles_meant_to_crawl(site) {
-            let crawler = profile.display_name();
-            for (resource, page) in ok_pages(site) {
+        for (resource, page) in ok_pages(site) {
+            let all = annotations::all(resource, page, &sitemaps);
+            let targets = by_target(&all);
+            for (index, profile) in profiles_meant_to_crawl(site) {
                 if resource.verdict(index).is_some_and(|v| !v.allowed) {
                     continue; // the crawler never reads this page's alternates
                 }
-                let all = annotations::all(resource, page, &sitemaps);
-                for (target, naming) in by_target(&all) {
+                let crawler = profile.display_name();
+                for (target, naming) in &targets {
                     if same_document(target, &resource.url) {
                         continue;
                     }
                     let code = naming[0].code;
-                    let report = if !site.verdict(index, target).allowed {
-                        Occurrence::new(
-                            resource.url.as_str(),
-                            format!(
-                                "the `{code}` alternate `{target}` is disallowed for {crawler} by robots.txt, so {crawler} cannot read it or its return link"
-                            ),
-                        )
-                        .evidence_all(quoted(&resource.url, &naming))
-                        .evidence(verdict_evidence(site, index, target))
-                    } else if let Some((other, other_page)) = fetched_ok(site, target) {
-                        let directives = other_page.signals.directives(profile, site.audit_time);
-                        let sources = directives.noindex_sources();
-                        if !sources.is_empty() {
+                    if !site.verdict(index, target).allowed {
+                        out.report(
+                            Occurrence::new(
+                                resource.url.as_str(),
+                                format!(
+                                    "the `{code}` alternate `{target}` is disallowed for {crawler} by robots.txt, so {crawler} cannot read it or its return link"
+                                ),
+                            )
+                            .profile(&profile.name)
+                            .evidence_all(quoted(&resource.url, naming))
+                            .evidence(verdict_evidence(site, index, target)),
+                        );
+                        continue;
+                    }
+                    let Some((other, other_page)) = fetched_ok(site, target) else {
+                        continue;
+                    };
+                    let directives = other_page.signals.directives(profile, site.audit_time);
+                    let sources = directives.noindex_sources();
+                    if !sources.is_empty() {
+                        out.report(
                             Occurrence::new(
                                 resource.url.as_str(),
                                 format!(
                                     "the `{code}` alternate `{target}` is noindex for {crawler}: the version for `{code}` asks not to be indexed"
                                 ),
                             )
-                            .evidence_all(quoted(&resource.url, &naming))
-                            .evidence_all(directives_evidence(&other.url, &sources))
-                        } else if let Some(canonical) = other_page.canonical_elsewhere(&other.url) {
-                            let declared = other_page
-                                .signals
-                                .effective_canonicals()
-                                .into_iter()
-                                .find(|c| c.resolved.as_ref().is_some_and(|u| same_document(u, &canonical)));
-                            let mut report = Occurrence::new(
-                                resource.url.as_str(),
-                                format!(
-                                    "the `{code}` alternate `{target}` names `{canonical}` as its canonical: hreflang should name the canonical URL of each version"
-                                ),
-                            )
-                            .evidence_all(quoted(&resource.url, &naming));
-                            if let Some(declared) = declared {
-                                report = report
-                                    .evidence(crate::support::canonical_evidence(&other.url, declared));
-                            }
-                            report
-                        } else {
-                            continue;
-                        }
-                    } else {
-                        continue;
-                    };
-                    out.report(report.profile(&profile.name));
+                            .profile(&profile.name)
+                            .evidence_all(quoted(&resource.url, naming))
+                            .evidence_all(directives_evidence(&other.url, &sources)),
+                        );
+                    }
                 }
+            }
+            // A canonical is the same for every crawler: reported once.
+            for (target, naming) in &targets {
+                if same_document(target, &resource.url) {
+                    continue;
+                }
+                let Some((other, other_page)) = fetched_ok(site, target) else {
+                    continue;
+                };
+                let Some((declared, canonical)) = first_elsewhere(&other.url, &other_page.signals)
+                else {
+                    continue;
+                };
+                out.report(
+                    Occurrence::new(
+                        resource.url.as_str(),
+                        format!(
+                            "the `{}` alternate `{target}` names `{canonical}` as its canonical: hreflang should name the canonical URL of each version",
+                            naming[0].code
+                        ),
+                    )
+                    .evidence_all(quoted(&resource.url, naming))
+                    .evidence(canonical_evidence(&other.url, declared)),
+                );
             }
         }
     }
