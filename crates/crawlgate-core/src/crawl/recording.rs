@@ -141,20 +141,7 @@ impl Crawl {
             } else {
                 (Vec::new(), Vec::new())
             };
-        // The `xhtml:link` hreflang alternates of the urlset's entries: fetched like a page's
-        // hreflang references, so the hreflang rules can judge them. Most name URLs the sitemap
-        // lists too (known by then, not counted again); the new ones count towards the sitemap
-        // URL bound like `<loc>`s.
-        let alternates: Vec<Located> = match &state {
-            SitemapState::Parsed {
-                summary, entries, ..
-            } if summary.kind != SitemapKind::Index => entries
-                .iter()
-                .flat_map(|e| &e.alternates)
-                .filter_map(|a| Url::parse(a.href.trim()).ok().map(|u| (u, a.line)))
-                .collect(),
-            _ => Vec::new(),
-        };
+        let alternates = hreflang_alternates(&state);
         self.sitemaps[index].file.state = state;
         for (child, line) in children {
             self.discover_sitemap(
@@ -184,6 +171,14 @@ impl Crawl {
                 }),
             );
         }
+        self.discover_sitemap_alternates(&sitemap_url, alternates);
+    }
+
+    /// Discovers a urlset's `xhtml:link` hreflang alternates as hreflang references from the
+    /// sitemap, so the hreflang rules can judge them like a page's. Most name URLs the sitemap
+    /// lists too (known by then, not counted again); the new ones count towards the sitemap URL
+    /// bound like `<loc>`s.
+    fn discover_sitemap_alternates(&mut self, sitemap_url: &Url, alternates: Vec<Located>) {
         for (alternate, line) in alternates {
             let Some(alternate) = crawlable(&alternate) else {
                 continue;
@@ -391,6 +386,20 @@ impl Crawl {
 
 /// A URL and the 1-based line naming it.
 type Located = (Url, u32);
+
+/// The absolute `xhtml:link` alternates of a parsed urlset's entries, with their lines.
+fn hreflang_alternates(state: &SitemapState) -> Vec<Located> {
+    match state {
+        SitemapState::Parsed {
+            summary, entries, ..
+        } if summary.kind != SitemapKind::Index => entries
+            .iter()
+            .flat_map(|e| &e.alternates)
+            .filter_map(|a| Url::parse(a.href.trim()).ok().map(|u| (u, a.line)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
 
 /// A sitemap entry's URL: absolute `loc`s only (relative ones are `sitemap/loc-invalid`).
 fn entry_url(entry: &Entry) -> Option<Url> {

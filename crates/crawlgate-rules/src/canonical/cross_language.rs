@@ -1,10 +1,10 @@
 use super::targets::targets;
 use crate::support::{canonical_evidence, hreflang_evidence, ok_pages};
+use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::signals::Hreflang;
 use crawlgate_core::site::normalized_for_compare;
-use crawlgate_core::Site;
 use url::Url;
 
 declare_rule! {

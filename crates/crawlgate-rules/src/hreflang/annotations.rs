@@ -94,9 +94,12 @@ impl<'a> Annotation<'a> {
 
     /// Whether it names `url` (compared as [`crawlgate_core::site::same_document`] does).
     pub(super) fn names(&self, url: &Url) -> bool {
-        self.key
-            .as_deref()
-            .is_some_and(|key| key == normalized_for_compare(url))
+        self.names_key(&normalized_for_compare(url))
+    }
+
+    /// Whether it names the URL normalised as `key` (for loops comparing one URL many times).
+    pub(super) fn names_key(&self, key: &str) -> bool {
+        self.key.as_deref() == Some(key)
     }
 
     /// The declaration, quoted: the page's tag or header (`url` is the page), or the sitemap's
@@ -239,12 +242,11 @@ pub(super) fn by_target<'b, 'a>(
         let (Some(target), Some(key)) = (annotation.target, annotation.key.as_deref()) else {
             continue;
         };
-        match position.get(key) {
-            Some(&at) => groups[at].1.push(annotation),
-            None => {
-                position.insert(key, groups.len());
-                groups.push((target, vec![annotation]));
-            }
+        if let Some(&at) = position.get(key) {
+            groups[at].1.push(annotation);
+        } else {
+            position.insert(key, groups.len());
+            groups.push((target, vec![annotation]));
         }
     }
     groups

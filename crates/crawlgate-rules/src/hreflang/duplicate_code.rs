@@ -41,15 +41,19 @@ impl Rule for DuplicateCode {
         for (resource, page) in ok_pages(site) {
             let all = annotations::all(resource, page, &sitemaps);
             // (place, code) -> alternates, the place being the source and, for sitemaps, the entry.
-            let mut groups: BTreeMap<(Via, String, u32, String), Vec<&annotations::Annotation<'_>>> =
-                BTreeMap::new();
+            let mut groups: BTreeMap<
+                (Via, String, u32, String),
+                Vec<&annotations::Annotation<'_>>,
+            > = BTreeMap::new();
             for annotation in &all {
                 if annotation.key.is_none() {
                     continue;
                 }
                 let (sitemap, line) = match annotation.origin {
                     Origin::Sitemap {
-                        sitemap, entry_line, ..
+                        sitemap,
+                        entry_line,
+                        ..
                     } => (sitemap.to_string(), entry_line),
                     Origin::Page(_) => (String::new(), 0),
                 };

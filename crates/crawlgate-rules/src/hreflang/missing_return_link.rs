@@ -1,8 +1,10 @@
-use super::annotations::{self, Origin, SitemapAlternates, by_target, codes_listed, fetched_ok, quoted};
+use super::annotations::{
+    self, Origin, SitemapAlternates, by_target, codes_listed, fetched_ok, quoted,
+};
 use crate::support::ok_pages;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
-use crawlgate_core::site::same_document;
+use crawlgate_core::site::{normalized_for_compare, same_document};
 use crawlgate_core::{Evidence, Site};
 
 declare_rule! {
@@ -47,6 +49,7 @@ impl Rule for MissingReturnLink {
                 continue;
             }
             let mine = annotations::all(resource, page, &sitemaps);
+            let me = normalized_for_compare(&resource.url);
             for (target, naming) in by_target(&mine) {
                 if same_document(target, &resource.url) {
                     continue;
@@ -58,15 +61,16 @@ impl Rule for MissingReturnLink {
                     continue; // hreflang/target-not-indexable says it
                 }
                 // Pairs written only in one sitemap holding both entries are that sitemap's check.
-                let only_in_shared_sitemap = naming.iter().all(|annotation| match annotation.origin {
-                    Origin::Sitemap { sitemap, .. } => sitemaps.has_entry_in(target, sitemap),
-                    Origin::Page(_) => false,
-                });
+                let only_in_shared_sitemap =
+                    naming.iter().all(|annotation| match annotation.origin {
+                        Origin::Sitemap { sitemap, .. } => sitemaps.has_entry_in(target, sitemap),
+                        Origin::Page(_) => false,
+                    });
                 if only_in_shared_sitemap {
                     continue;
                 }
                 let theirs = annotations::all(other, other_page, &sitemaps);
-                if theirs.iter().any(|annotation| annotation.names(&resource.url)) {
+                if theirs.iter().any(|annotation| annotation.names_key(&me)) {
                     continue;
                 }
                 let theirs: Vec<&annotations::Annotation<'_>> = theirs.iter().collect();
@@ -79,10 +83,7 @@ impl Rule for MissingReturnLink {
                     )
                 } else {
                     (
-                        format!(
-                            "lists {} but not this page",
-                            codes_listed(&theirs)
-                        ),
+                        format!("lists {} but not this page", codes_listed(&theirs)),
                         quoted(&other.url, &theirs),
                     )
                 };

@@ -50,8 +50,7 @@ impl Rule for MissingSelfReference {
                 Occurrence::new(
                     resource.url.as_str(),
                     format!(
-                        "the page lists {} hreflang alternates ({}), none of them itself: each version must list itself too",
-                        own.len(),
+                        "the page lists hreflang alternates for {}, none of them itself: each version must list itself too",
                         codes_listed(&own)
                     ),
                 )

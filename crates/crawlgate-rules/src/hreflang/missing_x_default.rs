@@ -45,7 +45,8 @@ impl Rule for MissingXDefault {
             if all.iter().any(annotations::Annotation::is_x_default) {
                 continue;
             }
-            let mut languages: Vec<String> = all.iter().map(annotations::Annotation::code_key).collect();
+            let mut languages: Vec<String> =
+                all.iter().map(annotations::Annotation::code_key).collect();
             languages.sort_unstable();
             languages.dedup();
             if languages.len() < 2 {

@@ -69,8 +69,7 @@ impl Rule for SourceConflict {
                 let Some((first_via, first)) = places.iter().next() else {
                     continue;
                 };
-                let Some((other_via, other)) =
-                    places.iter().find(|(_, a)| a.key != first.key)
+                let Some((other_via, other)) = places.iter().find(|(_, a)| a.key != first.key)
                 else {
                     continue;
                 };
@@ -78,7 +77,7 @@ impl Rule for SourceConflict {
                 report(
                     out,
                     resource,
-                    format!(
+                    &format!(
                         "hreflang `{}` names `{}` in {} but `{}` in {}",
                         first.code,
                         first.target.map_or(first.href, url::Url::as_str),
@@ -86,7 +85,7 @@ impl Rule for SourceConflict {
                         other.target.map_or(other.href, url::Url::as_str),
                         other_via.words()
                     ),
-                    places.values().copied().collect(),
+                    &places.values().copied().collect::<Vec<_>>(),
                 );
             }
             for (key, places) in &by_url {
@@ -105,7 +104,7 @@ impl Rule for SourceConflict {
                 report(
                     out,
                     resource,
-                    format!(
+                    &format!(
                         "`{}` is the `{}` version in {} but the `{}` version in {}",
                         first.target.map_or(first.href, url::Url::as_str),
                         first.code,
@@ -113,7 +112,7 @@ impl Rule for SourceConflict {
                         other.code,
                         other_via.words()
                     ),
-                    places.values().copied().collect(),
+                    &places.values().copied().collect::<Vec<_>>(),
                 );
             }
         }
@@ -123,14 +122,14 @@ impl Rule for SourceConflict {
 fn report(
     out: &mut Findings<'_>,
     resource: &crawlgate_core::site::Resource,
-    what: String,
-    quotes: Vec<&Annotation<'_>>,
+    what: &str,
+    quotes: &[&Annotation<'_>],
 ) {
     out.report(
         Occurrence::new(
             resource.url.as_str(),
             format!("{what}: the page's hreflang declarations contradict each other"),
         )
-        .evidence_all(quoted(&resource.url, &quotes)),
+        .evidence_all(quoted(&resource.url, quotes)),
     );
 }

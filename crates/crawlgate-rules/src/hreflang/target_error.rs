@@ -48,7 +48,9 @@ impl Rule for TargetError {
                     continue;
                 };
                 let outcome = match &other.state {
-                    ResourceState::Fetched(other_page) if !(200..300).contains(&other_page.status) => {
+                    ResourceState::Fetched(other_page)
+                        if !(200..300).contains(&other_page.status) =>
+                    {
                         format!("answers {}", other_page.status)
                     }
                     ResourceState::Redirected {
@@ -56,7 +58,9 @@ impl Rule for TargetError {
                         final_status,
                         ..
                     } => match final_status {
-                        Some(status) => format!("redirects to `{final_url}` (which answers {status})"),
+                        Some(status) => {
+                            format!("redirects to `{final_url}` (which answers {status})")
+                        }
                         None => format!("redirects to `{final_url}`"),
                     },
                     ResourceState::Failed { kind, message, .. } => {
