@@ -302,3 +302,48 @@ pub(super) fn fetched_ok<'s>(site: &'s Site, url: &Url) -> Option<(&'s Resource,
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn declared(code: &str, href: &str) -> Hreflang {
+        Hreflang {
+            hreflang: code.to_owned(),
+            href: href.to_owned(),
+            resolved: Url::parse(href).ok(),
+            source: LinkSource::Header {
+                value: format!("<{href}>; rel=alternate; hreflang={code}"),
+            },
+        }
+    }
+
+    #[test]
+    fn alternates_group_by_the_document_they_name_and_codes_are_listed_once() {
+        let tags = [
+            declared("de", "HTTP://Site.test/de/"),
+            declared("DE", "http://site.test/de/#top"),
+            declared("fr", "http://site.test/fr/"),
+            declared("x-default", "mailto:someone@site.test"),
+        ];
+        let annotations: Vec<Annotation<'_>> = tags
+            .iter()
+            .map(|tag| {
+                Annotation::new(
+                    &tag.hreflang,
+                    &tag.href,
+                    tag.resolved.as_ref(),
+                    Origin::Page(tag),
+                )
+            })
+            .collect();
+        let groups = by_target(&annotations);
+        assert_eq!(groups.len(), 2, "{groups:?}"); // the mailto: names no page
+        assert_eq!(groups[0].1.len(), 2);
+        assert!(annotations[1].names(&Url::parse("http://site.test/de/").unwrap()));
+        assert!(annotations[3].is_x_default() && annotations[3].target.is_none());
+        let all: Vec<&Annotation<'_>> = annotations.iter().collect();
+        assert_eq!(codes_listed(&all), "`de`, `fr` and `x-default`");
+        assert_eq!(annotations[0].via(), Via::Header);
+    }
+}

@@ -8,9 +8,10 @@ use crawlgate_core::site::{ResourceState, same_document};
 declare_rule! {
     /// ## What it does
     /// Finds hreflang alternates (`<link>`, `Link` header or sitemap `xhtml:link`) whose URL
-    /// redirects, answers 4xx or 5xx, or gets no response. The crawl fetches the alternates of
-    /// the pages it crawls, within its page bound; alternates it did not fetch (outside the
-    /// scope, past a bound) are not judged.
+    /// redirects, answers 4xx or 5xx, or gets no response. Following links (the default mode),
+    /// the crawl fetches the in-scope alternates of the pages it crawls and of the sitemaps'
+    /// entries, within its page and sitemap URL bounds; alternates it did not fetch (outside the
+    /// scope, past a bound, list and `--sitemap-only` modes) are not judged.
     ///
     /// ## Why is this bad?
     /// Google, "Tell Google about localized versions of your page": each alternate is "the
