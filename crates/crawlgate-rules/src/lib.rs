@@ -1,7 +1,7 @@
 //! crawlgate's built-in rules.
 //!
 //! One rule per file, grouped by family (`robots/`, `http/`, `directives/`, `canonical/`,
-//! `sitemap/`, `env/`, `diff/`), each declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its
+//! `sitemap/`, `hreflang/`, `env/`, `diff/`), each declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its
 //! documentation. [`RULES`] lists the audit's rules in documentation order and
 //! [`diff::DIFF_RULES`] those of `crawlgate diff`; [`catalogue`] is both, and `RULES.md` beside
 //! this crate is generated from it (a test keeps it current). This crate is the one home of every
@@ -13,6 +13,7 @@ pub mod diff;
 pub mod directives;
 mod docs;
 pub mod env;
+pub mod hreflang;
 pub mod http;
 pub mod robots;
 pub mod sitemap;
@@ -155,6 +156,16 @@ pub static RULES: &[&dyn Rule] = &[
     &sitemap::VideoInvalid,
     &sitemap::NewsInvalid,
     &sitemap::NewsStale,
+    // hreflang: page-level language alternates (<link>, Link header, sitemap xhtml:link)
+    &hreflang::InvalidCode,
+    &hreflang::RelativeUrl,
+    &hreflang::DuplicateCode,
+    &hreflang::MissingSelfReference,
+    &hreflang::MissingReturnLink,
+    &hreflang::MissingXDefault,
+    &hreflang::TargetError,
+    &hreflang::TargetNotIndexable,
+    &hreflang::SourceConflict,
     // environment (RULES.md §2.10)
     &env::StagingArtifactOnProduction,
     &env::StagingExposed,

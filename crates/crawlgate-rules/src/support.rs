@@ -2,7 +2,9 @@
 
 use crawlgate_core::Evidence;
 use crawlgate_core::signals::Profile;
-use crawlgate_core::signals::{Canonical, Directive, DirectiveSource, HeadBreak, LinkSource};
+use crawlgate_core::signals::{
+    Canonical, Directive, DirectiveSource, HeadBreak, Hreflang, LinkSource,
+};
 use crawlgate_core::site::{
     FetchedPage, LinkSample, Resource, ResourceState, Site, SitemapListing,
 };
@@ -97,6 +99,20 @@ pub(crate) fn canonical_evidence(page: &Url, canonical: &Canonical) -> Evidence 
         via: via.to_owned(),
         line,
         raw,
+    }
+}
+
+/// An hreflang alternate declared by a page (`<link>` or `Link` header), as evidence.
+pub(crate) fn hreflang_evidence(page: &Url, alternate: &Hreflang) -> Evidence {
+    Evidence::Hreflang {
+        url: page.to_string(),
+        hreflang: alternate.hreflang.clone(),
+        href: alternate.href.clone(),
+        via: match alternate.source {
+            LinkSource::Html { .. } => "html".to_owned(),
+            LinkSource::Header { .. } => "header".to_owned(),
+        },
+        line: alternate.source.line(),
     }
 }
 
@@ -209,5 +225,34 @@ pub(crate) fn shortened(text: &str, max: usize) -> String {
     match text.char_indices().nth(max) {
         Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
         None => text.to_owned(),
+    }
+}
+
+/// `relative` or `protocol-relative` for an href that is not an absolute URL (canonicals and
+/// hreflang alternates alike: Google asks both to be fully qualified).
+pub(crate) fn relative_kind(href: &str) -> Option<&'static str> {
+    let href = href.trim();
+    if href.starts_with("//") || href.starts_with("\\\\") {
+        return Some("protocol-relative");
+    }
+    match Url::parse(href) {
+        Err(url::ParseError::RelativeUrlWithoutBase) => Some("relative"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relative_kind;
+
+    #[test]
+    fn relative_and_protocol_relative_hrefs() {
+        assert_eq!(relative_kind("/a"), Some("relative"));
+        assert_eq!(relative_kind("a.html"), Some("relative"));
+        assert_eq!(relative_kind("?page=2"), Some("relative"));
+        assert_eq!(relative_kind(" //example.com/a"), Some("protocol-relative"));
+        assert_eq!(relative_kind("https://example.com/a"), None);
+        assert_eq!(relative_kind("HTTP://example.com/a"), None);
+        assert_eq!(relative_kind("mailto:a@example.com"), None);
     }
 }

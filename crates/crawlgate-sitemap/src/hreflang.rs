@@ -18,8 +18,15 @@ pub fn is_valid_hreflang(code: &str) -> bool {
     hreflang_problem(code).is_none()
 }
 
-/// Why `code` is not a valid hreflang value, or `None` when it is.
-pub(crate) fn hreflang_problem(code: &str) -> Option<String> {
+/// Why `code` is not a valid hreflang value, in words (`` `UK` is not an ISO 3166-1 code; the
+/// United Kingdom is `GB` ``), or `None` when it is. The page-level hreflang rules quote it too.
+///
+/// ```
+/// use crawlgate_sitemap::hreflang_problem;
+/// assert!(hreflang_problem("en-GB").is_none());
+/// assert!(hreflang_problem("en-UK").is_some_and(|why| why.contains("`GB`")));
+/// ```
+pub fn hreflang_problem(code: &str) -> Option<String> {
     // The common shapes first, without splitting: `ll` and `ll-RR`.
     match code.as_bytes() {
         [_, _] if is_language(code) => return None,

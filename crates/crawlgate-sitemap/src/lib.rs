@@ -56,7 +56,7 @@ mod xml;
 
 pub use crawlgate_issue::Severity;
 pub use datetime::{W3cDatetime, parse_rfc2822, parse_w3c_datetime};
-pub use hreflang::is_valid_hreflang;
+pub use hreflang::{hreflang_problem, is_valid_hreflang};
 pub use issues::{Code, MAX_ISSUES_PER_RULE, rule_ids};
 
 /// A problem found in a sitemap, at a 1-based line and column, under its [`Code`].

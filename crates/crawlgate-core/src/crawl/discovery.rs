@@ -395,7 +395,7 @@ fn insert_sample<T>(samples: &mut Vec<T>, at: usize, sample: T, cap: usize) -> b
 
 /// The URL as the crawl keys it (fragment dropped), when it is http(s). Borrowed when it has no
 /// fragment: every link of every page comes through here, most of them already known.
-fn crawlable(url: &Url) -> Option<Cow<'_, Url>> {
+pub(super) fn crawlable(url: &Url) -> Option<Cow<'_, Url>> {
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return None;
     }

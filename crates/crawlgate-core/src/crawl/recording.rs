@@ -1,6 +1,6 @@
 //! Recording: completed responses (robots.txt, sitemaps, pages and assets) into the Site.
 
-use super::discovery::push_reference;
+use super::discovery::{crawlable, push_reference};
 use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, Via, prepare};
 use crate::signals::AssetKind;
 use crate::site::{
@@ -141,6 +141,7 @@ impl Crawl {
             } else {
                 (Vec::new(), Vec::new())
             };
+        let alternates = hreflang_alternates(&state);
         self.sitemaps[index].file.state = state;
         for (child, line) in children {
             self.discover_sitemap(
@@ -167,6 +168,34 @@ impl Crawl {
                 Via::Sitemap(SitemapListing {
                     sitemap: sitemap_url.clone(),
                     line,
+                }),
+            );
+        }
+        self.discover_sitemap_alternates(&sitemap_url, alternates);
+    }
+
+    /// Discovers a urlset's `xhtml:link` hreflang alternates as hreflang references from the
+    /// sitemap, so the hreflang rules can judge them like a page's. Most name URLs the sitemap
+    /// lists too (known by then, not counted again); the new ones count towards the sitemap URL
+    /// bound like `<loc>`s.
+    fn discover_sitemap_alternates(&mut self, sitemap_url: &Url, alternates: Vec<Located>) {
+        for (alternate, line) in alternates {
+            let Some(alternate) = crawlable(&alternate) else {
+                continue;
+            };
+            if !self.slot_index.contains_key(alternate.as_str()) {
+                if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
+                    self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
+                    break;
+                }
+                self.sitemap_urls += 1;
+            }
+            self.discover_page(
+                &alternate,
+                Via::Reference(Reference {
+                    from: sitemap_url.clone(),
+                    kind: ReferenceKind::Hreflang,
+                    line: Some(line),
                 }),
             );
         }
@@ -357,6 +386,20 @@ impl Crawl {
 
 /// A URL and the 1-based line naming it.
 type Located = (Url, u32);
+
+/// The absolute `xhtml:link` alternates of a parsed urlset's entries, with their lines.
+fn hreflang_alternates(state: &SitemapState) -> Vec<Located> {
+    match state {
+        SitemapState::Parsed {
+            summary, entries, ..
+        } if summary.kind != SitemapKind::Index => entries
+            .iter()
+            .flat_map(|e| &e.alternates)
+            .filter_map(|a| Url::parse(a.href.trim()).ok().map(|u| (u, a.line)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
 
 /// A sitemap entry's URL: absolute `loc`s only (relative ones are `sitemap/loc-invalid`).
 fn entry_url(entry: &Entry) -> Option<Url> {

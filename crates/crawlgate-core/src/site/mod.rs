@@ -329,7 +329,8 @@ pub struct Resource {
     pub verdicts: Vec<UrlVerdict>,
     /// `<a href>` links pointing here from crawled pages.
     pub inbound_links: InboundLinks,
-    /// Pages referencing this URL as an asset, canonical, hreflang alternate or redirect target
+    /// Pages referencing this URL as an asset, canonical, hreflang alternate or redirect target,
+    /// and sitemaps naming it as an `xhtml:link` hreflang alternate (`from` is the sitemap URL)
     /// (the first few; `other_references` counts the rest).
     pub references: Vec<Reference>,
     pub other_references: u32,

@@ -521,3 +521,56 @@ fn a_sitemap_cut_at_the_byte_cap_is_reported_as_read_partially() {
     // The entries read before the cut are kept.
     assert_eq!(sitemap.entries().len(), 1);
 }
+
+/// A urlset whose `/en/` entry names `/de/` (listed nowhere else) and a page on another host as
+/// `xhtml:link` alternates.
+fn site_with_sitemap_alternates() -> OfflineSite {
+    OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .with("http://site.test/en/", html("en"))
+        .with("http://site.test/de/", html("de"))
+        .with(
+            "http://site.test/sitemap.xml",
+            xml(r#"<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">
+  <url>
+    <loc>http://site.test/en/</loc>
+    <xhtml:link rel="alternate" hreflang="en" href="http://site.test/en/"/>
+    <xhtml:link rel="alternate" hreflang="de" href="http://site.test/de/#top"/>
+    <xhtml:link rel="alternate" hreflang="fr" href="http://other.test/fr/"/>
+  </url>
+</urlset>
+"#),
+        )
+}
+
+#[test]
+fn sitemap_hreflang_alternates_are_fetched_as_hreflang_references() {
+    let site = site_with_sitemap_alternates().crawl(config()).unwrap();
+    assert!(matches!(state(&site, "/de/"), ResourceState::Fetched(page) if page.status == 200));
+    let de = site.resource(&url("/de/")).unwrap();
+    assert_eq!(de.references[0].kind, ReferenceKind::Hreflang);
+    assert_eq!(de.references[0].from, url("/sitemap.xml"));
+    assert_eq!(de.references[0].line, Some(6));
+    // Another host's alternate is recorded (its verdict is evidence), not fetched.
+    let fr = Url::parse("http://other.test/fr/").unwrap();
+    assert!(matches!(
+        site.resource(&fr).unwrap().state,
+        ResourceState::NotFetched(NotFetchedReason::OutOfScope)
+    ));
+}
+
+#[test]
+fn sitemap_hreflang_alternates_count_towards_the_sitemap_url_bound() {
+    let mut config = config();
+    config.bounds.max_sitemap_urls = 1; // the `<loc>` only
+    let site = site_with_sitemap_alternates().crawl(config).unwrap();
+    assert!(site.resource(&url("/de/")).is_none());
+    assert!(site.stats.bounds_hit.contains(&Bound::SitemapUrls(1)));
+    // An alternate naming a URL already known costs nothing: `/en/` is fetched once.
+    assert!(matches!(state(&site, "/en/"), ResourceState::Fetched(_)));
+}

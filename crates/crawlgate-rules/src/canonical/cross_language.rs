@@ -1,10 +1,10 @@
 use super::targets::targets;
-use crate::support::{canonical_evidence, ok_pages};
+use crate::support::{canonical_evidence, hreflang_evidence, ok_pages};
+use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
-use crawlgate_core::signals::{Hreflang, LinkSource};
+use crawlgate_core::signals::Hreflang;
 use crawlgate_core::site::normalized_for_compare;
-use crawlgate_core::{Evidence, Site};
 use url::Url;
 
 declare_rule! {
@@ -46,19 +46,6 @@ fn alternates_naming<'a>(alternates: &[(String, &'a Hreflang)], url: &Url) -> Ve
         .filter(|(normalized, _)| *normalized == wanted)
         .map(|(_, alternate)| *alternate)
         .collect()
-}
-
-fn hreflang_evidence(page: &Url, alternate: &Hreflang) -> Evidence {
-    Evidence::Hreflang {
-        url: page.to_string(),
-        hreflang: alternate.hreflang.clone(),
-        href: alternate.href.clone(),
-        via: match alternate.source {
-            LinkSource::Html { .. } => "html".to_owned(),
-            LinkSource::Header { .. } => "header".to_owned(),
-        },
-        line: alternate.source.line(),
-    }
 }
 
 impl Rule for CrossLanguage {

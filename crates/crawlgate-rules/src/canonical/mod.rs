@@ -1,6 +1,8 @@
 //! Canonical rules: how a page declares its canonical URL, and what that URL turns out to be.
 
 mod targets;
+// The hreflang rules judge an alternate's canonical the way these rules judge a page's.
+pub(crate) use targets::first_elsewhere;
 
 mod after_invalid_head_element;
 mod chain;

@@ -1,9 +1,8 @@
 use super::targets::declared;
-use crate::support::{canonical_evidence, ok_pages};
+use crate::support::{canonical_evidence, ok_pages, relative_kind};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
-use url::Url;
 
 declare_rule! {
     /// ## What it does
@@ -33,18 +32,6 @@ declare_rule! {
     }
 }
 
-/// `relative` or `protocol-relative` for an href that is not an absolute URL.
-fn relative_kind(href: &str) -> Option<&'static str> {
-    let href = href.trim();
-    if href.starts_with("//") || href.starts_with("\\\\") {
-        return Some("protocol-relative");
-    }
-    match Url::parse(href) {
-        Err(url::ParseError::RelativeUrlWithoutBase) => Some("relative"),
-        _ => None,
-    }
-}
-
 impl Rule for Relative {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
@@ -67,21 +54,5 @@ impl Rule for Relative {
                 );
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::relative_kind;
-
-    #[test]
-    fn relative_and_protocol_relative_hrefs() {
-        assert_eq!(relative_kind("/a"), Some("relative"));
-        assert_eq!(relative_kind("a.html"), Some("relative"));
-        assert_eq!(relative_kind("?page=2"), Some("relative"));
-        assert_eq!(relative_kind(" //example.com/a"), Some("protocol-relative"));
-        assert_eq!(relative_kind("https://example.com/a"), None);
-        assert_eq!(relative_kind("HTTP://example.com/a"), None);
-        assert_eq!(relative_kind("mailto:a@example.com"), None);
     }
 }

@@ -30,7 +30,7 @@ pub(super) fn targets<'a>(page: &Url, signals: &'a Signals) -> Vec<(&'a Canonica
 
 /// The first effective canonical naming another URL than `page`: the one Google is most likely
 /// to follow, and the one chains and loops are traced through.
-pub(super) fn first_elsewhere<'a>(
+pub(crate) fn first_elsewhere<'a>(
     page: &Url,
     signals: &'a Signals,
 ) -> Option<(&'a Canonical, &'a Url)> {

@@ -165,6 +165,17 @@ rule_tests! {
         news_invalid => NewsInvalid,
         news_stale => NewsStale,
     }
+    hreflang {
+        invalid_code => InvalidCode,
+        relative_url => RelativeUrl,
+        duplicate_code => DuplicateCode,
+        missing_self_reference => MissingSelfReference,
+        missing_return_link => MissingReturnLink,
+        missing_x_default => MissingXDefault,
+        target_error => TargetError,
+        target_not_indexable => TargetNotIndexable,
+        source_conflict => SourceConflict,
+    }
     env {
         staging_artifact_on_production => StagingArtifactOnProduction,
         staging_exposed => StagingExposed,
