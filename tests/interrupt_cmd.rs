@@ -124,16 +124,16 @@ fn sigterm_during_an_audit_writes_a_report_marked_interrupted() {
 
 #[test]
 fn a_second_signal_during_an_audit_ends_it_at_once_and_leaves_no_half_report() {
-    // The report's temporary file (`.report.json.PID.tmp`, see crawlgate_report's write.rs) is
-    // made a FIFO nobody reads before the first signal: writing the report then blocks on
-    // opening it, as a stalled disk would. The second signal must end the process there, and no
-    // `report.json` may appear.
+    // `report.json` is a FIFO nobody reads (a device or FIFO is written in place, see
+    // crawlgate_report's write_file_atomically): writing the report then blocks on opening it,
+    // as a stalled disk would. The second signal must end the process there, leaving the FIFO
+    // as it was and no temporary file.
     let server = slow_site();
     let output = scratch("second-signal-audit");
-    let mut child = audit(&server, &output);
-    let fifo = output.join(format!(".report.json.{}.tmp", child.id()));
+    let fifo = output.join("report.json");
     let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(made.success());
+    let mut child = audit(&server, &output);
     wait_for_request(&server, "/slow");
     signal(&child, "INT");
     std::thread::sleep(Duration::from_millis(500));
@@ -144,7 +144,15 @@ fn a_second_signal_during_an_audit_ends_it_at_once_and_leaves_no_half_report() {
     signal(&child, "INT");
     let status = wait_bounded(&mut child);
     assert_eq!(status.code(), Some(130), "{status:?}");
-    assert!(!output.join("report.json").exists());
+    {
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+    let names: Vec<String> = std::fs::read_dir(&output)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["report.json"]);
     let _ = std::fs::remove_dir_all(&output);
 }
 

@@ -16,8 +16,10 @@ pub(crate) fn write_atomically(
         .with_context(|| format!("cannot write `{}`", path.display()))
 }
 
-/// Check, before any work, that `dir` can take the reports: a folder (made now if missing)
-/// where a file can be created. A bad `-o` fails in a second, not after an hour's crawl.
+/// Check, before any work, that `dir` can take the reports: a folder where a file can be
+/// created, or a path whose nearest existing folder takes new ones (it is made only when the
+/// reports are written, so an audit that writes nothing leaves nothing). A bad `-o` fails in a
+/// second, not after an hour's crawl.
 pub(crate) fn check_output_dir(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         anyhow::bail!(
@@ -25,9 +27,25 @@ pub(crate) fn check_output_dir(dir: &Path) -> Result<()> {
             dir.display()
         );
     }
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("cannot create the report folder `{}`", dir.display()))?;
-    probe(dir).with_context(|| format!("cannot write into the report folder `{}`", dir.display()))
+    let existing = dir
+        .ancestors()
+        .find(|ancestor| ancestor.as_os_str().is_empty() || ancestor.exists())
+        .map_or(Path::new("."), |ancestor| {
+            if ancestor.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                ancestor
+            }
+        });
+    if !existing.is_dir() {
+        anyhow::bail!(
+            "cannot create the report folder `{}`: `{}` is a file",
+            dir.display(),
+            existing.display()
+        );
+    }
+    probe(existing)
+        .with_context(|| format!("cannot write into the report folder `{}`", dir.display()))
 }
 
 /// Check, before any work, that the file `path` can be written: not a folder, in a folder

@@ -60,6 +60,9 @@ impl Rule for MissingReturnLink {
                 if other_page.canonical_elsewhere(&other.url).is_some() {
                     continue; // hreflang/target-not-indexable says it
                 }
+                if other_page.body_truncated {
+                    continue; // its return link may come past the cut (http/body-truncated)
+                }
                 // Pairs written only in one sitemap holding both entries are that sitemap's check.
                 let only_in_shared_sitemap =
                     naming.iter().all(|annotation| match annotation.origin {
