@@ -47,15 +47,20 @@ pub(crate) fn extract_html_with(
 ) -> Option<String> {
     let declared_encoding = match reading {
         Reading::Fast => match plain_head(text) {
-            Some(head) => {
-                signals.head_break = None;
-                let mut collector = Collector::new(text, signals);
-                for tag in &head.tags {
-                    collect_scanned(&mut collector, text, tag, true);
+            Some(head) => match scan_body(text, head.body_at) {
+                Some(body) => {
+                    signals.head_break = None;
+                    let mut collector = Collector::new(text, signals);
+                    for tag in &head.tags {
+                        collect_scanned(&mut collector, text, tag, true);
+                    }
+                    for tag in &body {
+                        collect_scanned(&mut collector, text, tag, false);
+                    }
+                    head.declared_encoding
                 }
-                scan_body(&mut collector, text, head.body_at);
-                head.declared_encoding
-            }
+                None => read_with_html5ever(text, signals, Extent::Whole),
+            },
             None => read_with_html5ever(text, signals, Extent::UntilBody),
         },
         Reading::Html5ever(extent) => read_with_html5ever(text, signals, extent),
@@ -64,24 +69,32 @@ pub(crate) fn extract_html_with(
     declared_encoding
 }
 
-/// html5ever builds the DOM (up to where `extent` says), the scanner reads the rest if any.
+/// html5ever builds the DOM (up to where `extent` says), the scanner reads the rest if any. If
+/// the scanner finds something only the tree builder can decide, html5ever parses it all.
 fn read_with_html5ever(text: &str, signals: &mut Signals, extent: Extent) -> Option<String> {
     let parsed = parse(text, extent);
+    let body = match parsed.handed_over_at {
+        Some(offset) => match scan_body(text, offset) {
+            Some(body) => body,
+            None => return read_with_html5ever(text, signals, Extent::Whole),
+        },
+        None => Vec::new(),
+    };
     signals.head_break.clone_from(&parsed.head_break);
     let mut collector = Collector::new(text, signals);
     walk_dom(&parsed, &mut collector);
-    if let Some(offset) = parsed.handed_over_at {
-        scan_body(&mut collector, text, offset);
+    for tag in &body {
+        collect_scanned(&mut collector, text, tag, false);
     }
     parsed.declared_encoding
 }
 
-/// The scanner from `from` (in `<body>`, in the tokenizer's data state) to the end.
-fn scan_body<'t>(collector: &mut Collector<'_, 't>, text: &'t str, from: usize) {
+/// The scanner from `from` (in `<body>`, in the tokenizer's data state) to the end: the tags
+/// we extract from, or `None` if the rest needs the tree builder (scan.rs says when).
+fn scan_body(text: &str, from: usize) -> Option<Vec<ScannedTag<'_>>> {
     let mut scanner = Scanner::new(text, from);
-    while let Some(tag) = scanner.next_tag() {
-        collect_scanned(collector, text, &tag, false);
-    }
+    let tags: Vec<ScannedTag<'_>> = std::iter::from_fn(|| scanner.next_tag()).collect();
+    (!scanner.needs_tree_builder()).then_some(tags)
 }
 
 fn collect_scanned<'t>(
