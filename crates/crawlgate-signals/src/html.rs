@@ -242,6 +242,134 @@ mod tests {
         }
     }
 
+    /// U+FEFF after the start of the document is a character like any other: in `<head>` it
+    /// ends the head, so what follows is in `<body>` (html5ever used to drop it at every chunk
+    /// it was fed, one tag at a time: after a tag, after `</script>`).
+    #[test]
+    fn u_feff_after_the_start_ends_the_head() {
+        for text in [
+            "<head><meta charset=utf-8>\u{FEFF}<meta name=robots content=noindex>\
+             <link rel=canonical href=/c></head><body>",
+            "<head><script>x</script>\u{FEFF}<meta name=robots content=noindex>\
+             <link rel=canonical href=/c><body>",
+            "<head><title>t</title>\u{FEFF}\n<meta name=robots content=noindex>\
+             <link rel=canonical href=/c>",
+            "<!doctype html>\u{FEFF}<meta name=robots content=noindex><link rel=canonical href=/c>",
+            "\u{FEFF}<html><head><meta name=robots content=noindex><link rel=canonical href=/c>",
+        ] {
+            for reading in [Reading::Fast, Reading::Html5ever(Extent::Whole)] {
+                let (signals, _) = read(text, reading);
+                assert_eq!(signals.meta_robots.len(), 1, "{text:?}");
+                assert!(!signals.meta_robots[0].in_head, "{text:?} {reading:?}");
+                assert!(
+                    !signals.canonicals[0].is_effective(),
+                    "{text:?} {reading:?}"
+                );
+                let cause = signals.head_break.as_ref().map(|b| b.cause.as_str());
+                assert_eq!(cause, Some("#text"), "{text:?} {reading:?}");
+            }
+        }
+    }
+
+    /// The byte order mark at byte 0 is the encoding's, taken out by decoding: the head goes
+    /// on. A second one right after it is text.
+    #[test]
+    fn a_bom_at_byte_0_is_ignored_a_second_one_is_text() {
+        let url = Url::parse("https://example.com/").unwrap();
+        let headers = [crate::HeaderLine::new("Content-Type", "text/html")];
+        let extract = |body: &[u8]| {
+            crate::extract(&crate::PageInput {
+                url: &url,
+                status: 200,
+                headers: &headers,
+                body,
+            })
+        };
+        let head = b"<head><meta name=robots content=noindex><link rel=canonical href=/c></head>";
+        let once = extract(&[b"\xEF\xBB\xBF".as_slice(), head].concat());
+        assert!(once.meta_robots[0].in_head);
+        assert!(once.canonicals[0].is_effective());
+        assert_eq!(once.head_break, None);
+        let twice = extract(&[b"\xEF\xBB\xBF\xEF\xBB\xBF".as_slice(), head].concat());
+        assert!(!twice.meta_robots[0].in_head);
+        assert!(!twice.canonicals[0].is_effective());
+        let after_script = extract(
+            "<head><script>x</script>\u{FEFF}<meta name=robots content=noindex>".as_bytes(),
+        );
+        assert!(!after_script.meta_robots[0].in_head);
+    }
+
+    /// Foreign content after `<body>`: what the standard says, read by the scanner where it
+    /// can follow it, by html5ever where only the tree decides; both ways give the full
+    /// parse's signals.
+    #[test]
+    fn foreign_content_and_frameset_match_the_full_parse() {
+        for case in [
+            "<div><svg><g></div><meta name=robots content=noindex><a href=1>",
+            "<svg><foreignObject><a href=1></a></foreignObject></svg><a href=2>",
+            "<svg><desc><svg><a href=1></a></svg><a href=2></desc></svg><a href=3>",
+            "<svg><font color=red><a href=1>",
+            "<svg><font face=x><meta name=robots content=noindex>",
+            "<svg><font><a href=1></a></font></svg><a href=2>",
+            "<svg><math><mi><a href=1></a></mi></math></svg><a href=2>",
+            "<math><svg><foreignObject><a href=1></a></foreignObject></svg></math><a href=2>",
+            "<math><mi><svg><a href=1></a></svg></mi></math><a href=2>",
+            "<math><annotation-xml encoding=text/html><a href=1></a></annotation-xml></math>",
+            "<math><annotation-xml encoding=APPLICATION/XHTML+XML><div><a href=1>",
+            "<math><annotation-xml><svg><a href=1></a></svg></annotation-xml></math><a href=2>",
+            "<math><annotation-xml><div><a href=1>",
+            "<math><mi><mglyph><a href=1></a></mglyph></mi></math><a href=2>",
+            "<template><svg></template><a href=1>",
+            "<svg></template><a href=1>",
+            "<svg><template><a href=1></template></svg><a href=2>",
+            "<p><svg><p><a href=1>",
+            "<svg><g></p><a href=1></a></g></svg><a href=2>",
+            "<svg><g></br><a href=1></a></g></svg><a href=2>",
+            "<svg><desc></p><a href=1></a></desc></svg><a href=2>",
+            "<svg><title>Icon</title><path d=x/></svg><a href=1>",
+            "<b><p></b><svg><title>t</title></svg><a href=1>",
+            "<svg><foreignObject><![CDATA[x]]><a href=1>",
+            "<svg><script><a href=1></script></svg><a href=2>",
+            "<div><frameset><meta name=robots content=noindex><a href=1>",
+            "<frameset><a href=1>",
+            "<p>x<frameset><a href=1>",
+            "<div><svg><g></div><frameset><a href=1>",
+        ] {
+            for text in [
+                case.to_owned(),
+                format!("<head></head><body>{case}"),
+                format!("<head><img src=i></head>{case}"),
+            ] {
+                let (fast, reference) = both_ways(&text);
+                assert_eq!(comparable(&fast), comparable(&reference), "{text}");
+            }
+        }
+        let (signals, _) = read(
+            "<head></head><body><div><svg><g></div><meta name=robots content=noindex>",
+            Reading::Fast,
+        );
+        assert_eq!(signals.meta_robots.len(), 1);
+        let (signals, _) = read(
+            "<head></head><body><svg><font color=red><meta name=robots content=noindex>",
+            Reading::Fast,
+        );
+        assert_eq!(signals.meta_robots.len(), 1);
+        let (signals, _) = read(
+            "<meta name=googlebot content=none><div><meta name=robots content=noindex><frameset>",
+            Reading::Fast,
+        );
+        let names: Vec<_> = signals
+            .meta_robots
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["googlebot"],
+            "the body and its meta are replaced by the frameset"
+        );
+    }
+
     /// What the differential test compares: everything but evidence text and lines (the
     /// reference finds those by searching the source, and the adoption agency may clone an
     /// `<a>` in the DOM where the source has one tag), as sorted sets.
@@ -346,6 +474,29 @@ mod tests {
         "</select>",
         "<option>",
         "<td>",
+        "<svg>",
+        "</svg>",
+        "<svg/>",
+        "<math>",
+        "</math>",
+        "<g>",
+        "</g>",
+        "<path/>",
+        "<foreignObject>",
+        "</foreignObject>",
+        "<desc>",
+        "<mi>",
+        "</mi>",
+        "<mglyph>",
+        "<annotation-xml encoding=text/html>",
+        "<annotation-xml>",
+        "</annotation-xml>",
+        "<font color=red>",
+        "<font>",
+        "</font>",
+        "<frameset>",
+        "</frameset>",
+        "\u{FEFF}",
         "<!--",
         "-->",
         "--!>",
@@ -381,8 +532,8 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
 
         /// On generated documents the fast path finds exactly what the full parse finds
-        /// (outside the scanner's documented approximations: foreign content, `<picture>`
-        /// parentage).
+        /// (outside the scanner's documented approximations, `<picture>` parentage and
+        /// templates among tables), foreign content and `<frameset>` included.
         #[test]
         fn hand_over_matches_the_full_parse_on_generated_documents(
             parts in proptest::collection::vec(

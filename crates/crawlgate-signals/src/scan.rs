@@ -20,10 +20,12 @@
 //! `<body>` it replaces the body and everything in it). Inline icons (`<svg><path/></svg>`) stay
 //! on the fast path.
 //!
-//! Approximation (documented, outside what the differential tests generate): a `<source>` is a
-//! `<picture>` candidate when its parent in the source is `<picture>` (inside `<picture>`,
-//! implicit end tags such as a `<div>` closing a `<p>`, and foster parenting out of tables, are
-//! not followed).
+//! Approximations (documented, outside what the differential tests generate; neither decides
+//! head or body, which is settled before the scanner starts): a `<source>` is a `<picture>`
+//! candidate when its parent in the source is `<picture>` (inside `<picture>`, implicit end tags
+//! such as a `<div>` closing a `<p>`, and foster parenting out of tables, are not followed); and
+//! `<template>` nesting is counted from the source, so content that foster parenting moves out of
+//! a template among tables (`<table><template><table><a href=x>`) is still taken as inert.
 
 use super::collect::Extracted;
 use memchr::{memchr, memmem};
@@ -246,7 +248,9 @@ impl<'t> Scanner<'t> {
             match bytes.get(open + 1) {
                 Some(b'!') => {
                     if self.in_integration_point()
-                        && bytes.get(open..).is_some_and(|rest| rest.starts_with(b"<![CDATA["))
+                        && bytes
+                            .get(open..)
+                            .is_some_and(|rest| rest.starts_with(b"<![CDATA["))
                     {
                         // CDATA is text, and text in an integration point is HTML text.
                         self.needs_tree = true;
@@ -737,23 +741,39 @@ mod tests {
         assert_eq!(hrefs("<script><!--<script></script"), Vec::<String>::new());
     }
 
+    /// Whether the scanner stops for the tree builder on `text`.
+    fn needs_tree(text: &str) -> bool {
+        let mut scanner = Scanner::new(text, 0);
+        while scanner.next_tag().is_some() {}
+        scanner.needs_tree_builder()
+    }
+
     #[test]
     fn foreign_content_and_templates() {
         assert_eq!(
             hrefs("<svg><a href=1></a><style><a href=2></style></svg><a href=3>"),
             ["3"]
         );
-        assert_eq!(
-            hrefs("<svg><foreignObject><a href=1></a></foreignObject></svg>"),
-            ["1"]
-        );
         assert_eq!(hrefs("<svg><path/><div><a href=2>"), ["2"]);
-        assert_eq!(hrefs("<math><mi><a href=3></mi></math>"), ["3"]);
-        // `title` is an integration point in SVG only.
-        assert_eq!(hrefs("<svg><title><a href=6></title></svg>"), ["6"]);
+        assert_eq!(hrefs("<svg><g><font color=red><a href=2>"), ["2"]);
         assert_eq!(
-            hrefs("<math><title><a href=7></title></math>"),
-            Vec::<String>::new()
+            hrefs("<svg><font><a href=1></a></font></svg><a href=2>"),
+            ["2"]
+        );
+        // Inside SVG, `<math>` is an SVG element: its `<mi>` is no integration point.
+        assert_eq!(
+            hrefs("<svg><math><mi><a href=1></mi></math></svg><a href=2>"),
+            ["2"]
+        );
+        assert_eq!(hrefs("<svg><title></title><path/></svg><a href=6>"), ["6"]);
+        assert_eq!(
+            hrefs("<math><title><a href=7></title></math><a href=8>"),
+            ["8"]
+        );
+        // `</p>` leaves foreign content (it pops back to HTML).
+        assert_eq!(
+            hrefs("<svg><g></p><a href=1></g></svg><a href=2>"),
+            ["1", "2"]
         );
         assert_eq!(hrefs("<svg><![CDATA[<a href=1>]]></svg><a href=4>"), ["4"]);
         assert_eq!(hrefs("<svg/><a href=5>"), ["5"]);
@@ -761,6 +781,37 @@ mod tests {
             hrefs("<template><a href=1><template></template></template><a href=2>"),
             ["2"]
         );
+        for stays in [
+            "<svg><path d=x/><g></g></svg><a href=1>",
+            "<svg><title></title></svg>",
+            "<math><mi><mglyph></mglyph></mi></math>",
+            "<svg><desc></p></desc></svg>",
+        ] {
+            assert!(!needs_tree(stays), "{stays}");
+        }
+        for stops in [
+            // HTML content (start tags, text) in integration points.
+            "<svg><foreignObject><a href=1></a></foreignObject></svg>",
+            "<svg><desc><div>",
+            // Text there may reopen formatting elements (`<b><p></b><svg><title>x`).
+            "<svg><title>Icon</title></svg>",
+            "<math><mi><a href=3></mi></math>",
+            "<math><mi>x</mi></math>",
+            "<math><annotation-xml encoding=text/html><div>",
+            "<math><annotation-xml><svg>",
+            "<svg><foreignObject><![CDATA[x]]>",
+            // A breakout that lands in an integration point.
+            "<svg><desc><svg><g><div>",
+            // End tags that reach an HTML element.
+            "<svg><g></div>",
+            "<svg></template>",
+            "<frameset>",
+        ] {
+            assert!(needs_tree(stops), "{stops}");
+        }
+        assert!(!needs_tree(
+            "<math><annotation-xml encoding=x><mi2></mi2></annotation-xml>"
+        ));
     }
 
     #[test]

@@ -59,7 +59,11 @@ fn cases() -> Vec<Case> {
                 let heading = line.trim_end_matches('\n');
                 if matches!(
                     heading,
-                    "#new-errors" | "#document" | "#document-fragment" | "#script-off" | "#script-on"
+                    "#new-errors"
+                        | "#document"
+                        | "#document-fragment"
+                        | "#script-off"
+                        | "#script-on"
                 ) {
                     sections.push((heading, String::new()));
                 } else if let Some((_, body)) = sections.last_mut() {
@@ -102,14 +106,13 @@ fn inject(data: &str) -> String {
             ("<bgsound", "<link rel=canonical href=x "),
         ]
         .into_iter()
-            .find(|(tag, _)| {
-                tail.get(..tag.len())
-                    .is_some_and(|head| head.eq_ignore_ascii_case(tag))
-                    && tail
-                        .as_bytes()
-                        .get(tag.len())
-                        .is_some_and(|b| matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>'))
-            });
+        .find(|(tag, _)| {
+            tail.get(..tag.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(tag))
+                && tail.as_bytes().get(tag.len()).is_some_and(|b| {
+                    matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>')
+                })
+        });
         match matched {
             Some((tag, replacement)) => {
                 out.push_str(replacement);
@@ -142,15 +145,18 @@ fn expected_placement(document: &str) -> Placement {
         while open.last().is_some_and(|(d, _)| *d >= depth) {
             open.pop();
         }
-        let name = if let Some(element) = trimmed.strip_prefix('<').and_then(|n| n.strip_suffix('>'))
-        {
-            element.to_owned()
-        } else if trimmed == "content" {
-            "#content".to_owned()
-        } else {
-            continue; // text, attributes, comments: no children we care about
-        };
-        if matches!(name.as_str(), "meta" | "link" | "base" | "basefont" | "bgsound") {
+        let name =
+            if let Some(element) = trimmed.strip_prefix('<').and_then(|n| n.strip_suffix('>')) {
+                element.to_owned()
+            } else if trimmed == "content" {
+                "#content".to_owned()
+            } else {
+                continue; // text, attributes, comments: no children we care about
+            };
+        if matches!(
+            name.as_str(),
+            "meta" | "link" | "base" | "basefont" | "bgsound"
+        ) {
             let in_template = open.iter().any(|(_, n)| n == "#content");
             if !in_template {
                 let in_head = open.iter().any(|(_, n)| n == "head");
@@ -223,12 +229,16 @@ fn html5ever_placement(data: &str, marker: &str) -> Placement {
         let (is_meta, wanted) = match &*element.name.local {
             "meta" => (
                 true,
-                element.attr("name").is_some_and(|n| n.eq_ignore_ascii_case("robots"))
+                element
+                    .attr("name")
+                    .is_some_and(|n| n.eq_ignore_ascii_case("robots"))
                     && element.attr("content") == Some(marker),
             ),
             "link" => (
                 false,
-                element.attr("rel").is_some_and(|r| r.eq_ignore_ascii_case("canonical"))
+                element
+                    .attr("rel")
+                    .is_some_and(|r| r.eq_ignore_ascii_case("canonical"))
                     && element.attr("href") == Some(marker),
             ),
             _ => continue,
@@ -297,7 +307,10 @@ fn placement_agrees_with_html5lib_tree_construction_tests() {
          {skipped_fragment} fragment and {skipped_script_off} #script-off skipped, {} failed",
         failures.len()
     );
-    assert!(run > 1500 && with_elements >= 30, "{run} run, {with_elements}");
+    assert!(
+        run > 1500 && with_elements >= 30,
+        "{run} run, {with_elements}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -312,11 +325,7 @@ fn inserted_tags_agree_with_the_full_html5ever_parse() {
         if case.fragment || case.script_off {
             continue;
         }
-        let mut points: Vec<usize> = case
-            .data
-            .match_indices('>')
-            .map(|(at, _)| at + 1)
-            .collect();
+        let mut points: Vec<usize> = case.data.match_indices('>').map(|(at, _)| at + 1).collect();
         points.push(0);
         points.push(case.data.len());
         for point in points {
@@ -334,5 +343,10 @@ fn inserted_tags_agree_with_the_full_html5ever_parse() {
     }
     println!("{documents} documents with inserted tags compared");
     assert!(documents > 9_000);
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
