@@ -1,7 +1,9 @@
 //! HTML signals. A plain `<head>` (only head elements, comments and white space) is read by the
 //! scanner alone (`head.rs`); otherwise html5ever builds scraper's DOM up to where `<body>`
 //! begins, which decides what is in `<head>`. Either way the scanner reads the rest, where
-//! everything is in `<body>`.
+//! everything is in `<body>`, unless it meets something only the tree builder can decide
+//! (scan.rs lists what): then html5ever parses the whole document, and nothing the scanner
+//! read is kept.
 
 use super::collect::{Collector, Evidence, Extracted, Placement, resolve_all};
 use super::dom::{Extent, Parsed, parse};

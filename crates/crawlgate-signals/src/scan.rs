@@ -8,8 +8,8 @@
 //! parse on the real pages in `fixtures/pages/real/` and on generated documents.
 //!
 //! Foreign content (`<svg>`, `<math>`) follows the standard's rules for it ("in foreign content"
-//! and the tree construction dispatcher): namespaces inherited (an `<svg>` inside MathML is a
-//! MathML element, a `<math>` inside SVG an SVG one), breakout start tags and `<font
+//! and the tree construction dispatcher): namespaces inherited (an `<svg>` inside `MathML` is a
+//! `MathML` element, a `<math>` inside SVG an SVG one), breakout start tags and `<font
 //! color|face|size>` popping back to HTML, `</p>` and `</br>`, end tags matched against the open
 //! foreign elements. Where the outcome depends on the HTML stack of open elements or the list of
 //! active formatting elements, which the scanner does not keep, it stops and says so

@@ -113,15 +113,12 @@ fn inject(data: &str) -> String {
                     matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ' | b'/' | b'>')
                 })
         });
-        match matched {
-            Some((tag, replacement)) => {
-                out.push_str(replacement);
-                rest = &tail[tag.len()..];
-            }
-            None => {
-                out.push('<');
-                rest = &tail[1..];
-            }
+        if let Some((tag, replacement)) = matched {
+            out.push_str(replacement);
+            rest = &tail[tag.len()..];
+        } else {
+            out.push('<');
+            rest = &tail[1..];
         }
     }
     out.push_str(rest);
@@ -302,14 +299,11 @@ fn placement_agrees_with_html5lib_tree_construction_tests() {
             ));
         }
     }
-    println!(
-        "html5lib tree-construction: {run} run ({with_elements} with metas or links), \
-         {skipped_fragment} fragment and {skipped_script_off} #script-off skipped, {} failed",
-        failures.len()
-    );
-    assert!(
-        run > 1500 && with_elements >= 30,
-        "{run} run, {with_elements}"
+    // The suite as shipped: 1,792 tests, of which 192 fragment and 27 `#script-off` tests are
+    // skipped; 30 of those run have metas or links outside template contents.
+    assert_eq!(
+        (run, with_elements, skipped_fragment, skipped_script_off),
+        (1573, 30, 192, 27)
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -341,8 +335,7 @@ fn inserted_tags_agree_with_the_full_html5ever_parse() {
             }
         }
     }
-    println!("{documents} documents with inserted tags compared");
-    assert!(documents > 9_000);
+    assert_eq!(documents, 9785, "documents with inserted tags compared");
     assert!(
         failures.is_empty(),
         "{} failed:\n{}",
