@@ -229,6 +229,33 @@ mod tests {
         assert!(handed_over >= 30, "the fast path was not taken");
     }
 
+    /// Whether the fast reading of `text` ends in a whole-document html5ever parse because the
+    /// scanner met something only the tree decides.
+    fn scanner_gives_up(text: &str) -> bool {
+        let from = match plain_head(text) {
+            Some(head) => Some(head.body_at),
+            None => parse(text, Extent::UntilBody).handed_over_at,
+        };
+        from.is_some_and(|from| scan_body(text, from).is_none())
+    }
+
+    /// The scanner's stops for the tree builder are rare on real pages: none of the fixture
+    /// pages (12 of the 31 real ones have inline SVG icons, which stay on the fast path). The
+    /// speed figures in BENCHMARKS.md depend on it.
+    #[test]
+    fn the_scanner_keeps_real_pages() {
+        let pages = real_pages();
+        let given_up: Vec<_> = pages
+            .iter()
+            .filter(|path| {
+                let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+                scanner_gives_up(&text)
+            })
+            .collect();
+        assert_eq!(given_up.len(), 0, "{given_up:?}");
+        assert!(scanner_gives_up("<body><svg><desc>An icon</desc></svg>"));
+    }
+
     #[test]
     fn hand_over_waits_for_raw_text_foreign_content_and_templates() {
         for text in [
