@@ -355,6 +355,8 @@ mod tests {
             "<svg><g></p><a href=1></a></g></svg><a href=2>",
             "<svg><g></br><a href=1></a></g></svg><a href=2>",
             "<svg><desc></p><a href=1></a></desc></svg><a href=2>",
+            "<p><b></p><svg><desc></br></desc><a href=1></svg><a href=2>",
+            "<p><b></p><math><mi><mglyph></br></mglyph></mi><a href=1></math><a href=2>",
             "<svg><title>Icon</title><path d=x/></svg><a href=1>",
             "<b><p></b><svg><title>t</title></svg><a href=1>",
             "<svg><foreignObject><![CDATA[x]]><a href=1>",

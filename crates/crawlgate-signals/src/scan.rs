@@ -324,8 +324,12 @@ impl<'t> Scanner<'t> {
             // is open, integration points included.
             if matches!(name.as_ref(), "p" | "br") {
                 // Back to an integration point or HTML, then the HTML rules: `</p>` opens and
-                // closes an empty `<p>`, `</br>` is a `<br>`; neither changes what is open.
-                self.pop_to_integration_point();
+                // closes an empty `<p>`, which changes nothing open; `</br>` is a `<br>`, which
+                // reconstructs the active formatting elements: harmless in HTML content (the
+                // scanner keeps no HTML stack), not inside an integration point.
+                if !self.pop_to_integration_point() && name == "br" {
+                    self.needs_tree = true;
+                }
             } else if let Some(index) = self.foreign.iter().rposition(|open| open.name == name) {
                 self.foreign.truncate(index);
             } else {
@@ -804,6 +808,8 @@ mod tests {
             "<svg><desc><svg><g><div>",
             // End tags that reach an HTML element.
             "<svg><g></div>",
+            "<svg><desc></br>",
+            "<math><mi><mglyph></br>",
             "<svg></template>",
             "<frameset>",
         ] {
