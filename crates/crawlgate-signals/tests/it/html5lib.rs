@@ -15,7 +15,8 @@
 //! tree order, crawlgate in source order, and foster parenting makes them differ.
 //!
 //! A second test compares crawlgate with html5ever's full parse (the whole document fed at once,
-//! no BOM dropped) on every input with a robots meta and a canonical inserted after each tag.
+//! no U+FEFF dropped) on every input with a robots meta and a canonical inserted after each tag,
+//! alone and after a U+FEFF.
 //!
 //! Skipped, and why: `#document-fragment` tests (a fragment has no head or body of its own);
 //! `#script-off` tests (crawlgate reads as a scripting browser does: `<noscript>` is raw text,
@@ -349,19 +350,24 @@ fn inserted_tags_agree_with_the_full_html5ever_parse() {
         points.push(0);
         points.push(case.data.len());
         for point in points {
-            let document = format!("{}{PROBE}{}", &case.data[..point], &case.data[point..]);
-            documents += 1;
-            let found = crawlgate_placement(&crawlgate(&document), "probe");
-            let reference = html5ever_placement(&document, "probe");
-            if found != reference {
-                failures.push(format!(
-                    "{}: {document:?}: html5ever {reference:?}, crawlgate {found:?}",
-                    case.file
-                ));
+            // The probe alone, then after a U+FEFF (text wherever it is but at byte 0, where
+            // decoding takes it as the byte order mark).
+            for prefix in ["", "\u{FEFF}"] {
+                let (before, after) = case.data.split_at(point);
+                let document = format!("{before}{prefix}{PROBE}{after}");
+                documents += 1;
+                let found = crawlgate_placement(&crawlgate(&document), "probe");
+                let reference = html5ever_placement(&document, "probe");
+                if found != reference {
+                    failures.push(format!(
+                        "{}: {document:?}: html5ever {reference:?}, crawlgate {found:?}",
+                        case.file
+                    ));
+                }
             }
         }
     }
-    assert_eq!(documents, 9785, "documents with inserted tags compared");
+    assert_eq!(documents, 2 * 9785, "documents with inserted tags compared");
     assert!(
         failures.is_empty(),
         "{} failed:\n{}",
