@@ -67,6 +67,23 @@ fn extract_real_page_mix(bencher: Bencher) {
     });
 }
 
+/// The same pages through a full html5ever parse into scraper's DOM (`Html::parse_document`, the
+/// reference `extract` is tested against), on text decoded before timing: the denominator of the
+/// "× a full parse" ratio in BENCHMARKS.md, measured in the same run as `extract_real_page_mix`.
+#[divan::bench(sample_count = 20)]
+fn full_html5ever_parse_real_page_mix(bencher: Bencher) {
+    let texts: Vec<String> = PAGES
+        .iter()
+        .map(|page| String::from_utf8_lossy(page).into_owned())
+        .collect();
+    let total: usize = PAGES.iter().map(Vec::len).sum();
+    bencher.counter(BytesCount::new(total)).bench(|| {
+        for text in &texts {
+            black_box(scraper::Html::parse_document(black_box(text)));
+        }
+    });
+}
+
 /// Effective directives for Googlebot from already extracted signals.
 #[divan::bench]
 fn directives_for_googlebot(bencher: Bencher) {

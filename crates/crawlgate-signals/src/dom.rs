@@ -57,8 +57,20 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
         last_tag: RefCell::new(None),
         open_templates: Cell::new(0),
         open_pictures: Cell::new(0),
+        frameset_seen: Cell::new(false),
     };
-    let tokenizer = Tokenizer::new(watcher, TokenizerOpts::default());
+    // html5ever's tokenizer drops a U+FEFF at the start of every `feed` call, not only of the
+    // document, and we feed many times (one tag at a time, and again after each `</script>`):
+    // a U+FEFF after a tag is text (it ends `<head>`) and must reach the tree builder. The BOM
+    // at the start of the body was already taken out by decoding (`decode.rs`, as the Encoding
+    // standard's decode does), so nothing here needs dropping.
+    let tokenizer = Tokenizer::new(
+        watcher,
+        TokenizerOpts {
+            discard_bom: false,
+            ..TokenizerOpts::default()
+        },
+    );
     let input = BufferQueue::default();
     let mut handed_over_at = None;
     let mut declared_encoding = None;
@@ -311,6 +323,9 @@ struct HeadWatcher {
     open_templates: Cell<u32>,
     /// `<picture>` start tags minus end tags (the scanner continues the count).
     open_pictures: Cell<u32>,
+    /// A `<frameset>` start tag was seen: after an implied `<body>` it replaces the body, and
+    /// from then on the tree builder is in frameset modes, which the scanner does not follow.
+    frameset_seen: Cell<bool>,
 }
 
 impl HeadWatcher {
@@ -339,6 +354,7 @@ impl HeadWatcher {
                     | local_name!("math")
             );
         self.builder.sink.body_started.get()
+            && !self.frameset_seen.get()
             && !switches_tokenizer
             && self.open_templates.get() == 0
             && self.open_pictures.get() == 0
@@ -356,6 +372,9 @@ impl TokenSink for HeadWatcher {
         match &token {
             Token::TagToken(tag) => {
                 let is_start = tag.kind == TagKind::StartTag;
+                if is_start && tag.name == local_name!("frameset") {
+                    self.frameset_seen.set(true);
+                }
                 let counter = match tag.name {
                     local_name!("template") => Some(&self.open_templates),
                     local_name!("picture") => Some(&self.open_pictures),

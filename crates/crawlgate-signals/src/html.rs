@@ -1,7 +1,9 @@
 //! HTML signals. A plain `<head>` (only head elements, comments and white space) is read by the
 //! scanner alone (`head.rs`); otherwise html5ever builds scraper's DOM up to where `<body>`
 //! begins, which decides what is in `<head>`. Either way the scanner reads the rest, where
-//! everything is in `<body>`.
+//! everything is in `<body>`, unless it meets something only the tree builder can decide
+//! (scan.rs lists what): then html5ever parses the whole document, and nothing the scanner
+//! read is kept.
 
 use super::collect::{Collector, Evidence, Extracted, Placement, resolve_all};
 use super::dom::{Extent, Parsed, parse};
@@ -47,15 +49,20 @@ pub(crate) fn extract_html_with(
 ) -> Option<String> {
     let declared_encoding = match reading {
         Reading::Fast => match plain_head(text) {
-            Some(head) => {
-                signals.head_break = None;
-                let mut collector = Collector::new(text, signals);
-                for tag in &head.tags {
-                    collect_scanned(&mut collector, text, tag, true);
+            Some(head) => match scan_body(text, head.body_at) {
+                Some(body) => {
+                    signals.head_break = None;
+                    let mut collector = Collector::new(text, signals);
+                    for tag in &head.tags {
+                        collect_scanned(&mut collector, text, tag, true);
+                    }
+                    for tag in &body {
+                        collect_scanned(&mut collector, text, tag, false);
+                    }
+                    head.declared_encoding
                 }
-                scan_body(&mut collector, text, head.body_at);
-                head.declared_encoding
-            }
+                None => read_with_html5ever(text, signals, Extent::Whole),
+            },
             None => read_with_html5ever(text, signals, Extent::UntilBody),
         },
         Reading::Html5ever(extent) => read_with_html5ever(text, signals, extent),
@@ -64,24 +71,32 @@ pub(crate) fn extract_html_with(
     declared_encoding
 }
 
-/// html5ever builds the DOM (up to where `extent` says), the scanner reads the rest if any.
+/// html5ever builds the DOM (up to where `extent` says), the scanner reads the rest if any. If
+/// the scanner finds something only the tree builder can decide, html5ever parses it all.
 fn read_with_html5ever(text: &str, signals: &mut Signals, extent: Extent) -> Option<String> {
     let parsed = parse(text, extent);
+    let body = match parsed.handed_over_at {
+        Some(offset) => match scan_body(text, offset) {
+            Some(body) => body,
+            None => return read_with_html5ever(text, signals, Extent::Whole),
+        },
+        None => Vec::new(),
+    };
     signals.head_break.clone_from(&parsed.head_break);
     let mut collector = Collector::new(text, signals);
     walk_dom(&parsed, &mut collector);
-    if let Some(offset) = parsed.handed_over_at {
-        scan_body(&mut collector, text, offset);
+    for tag in &body {
+        collect_scanned(&mut collector, text, tag, false);
     }
     parsed.declared_encoding
 }
 
-/// The scanner from `from` (in `<body>`, in the tokenizer's data state) to the end.
-fn scan_body<'t>(collector: &mut Collector<'_, 't>, text: &'t str, from: usize) {
+/// The scanner from `from` (in `<body>`, in the tokenizer's data state) to the end: the tags
+/// we extract from, or `None` if the rest needs the tree builder (scan.rs says when).
+fn scan_body(text: &str, from: usize) -> Option<Vec<ScannedTag<'_>>> {
     let mut scanner = Scanner::new(text, from);
-    while let Some(tag) = scanner.next_tag() {
-        collect_scanned(collector, text, &tag, false);
-    }
+    let tags: Vec<ScannedTag<'_>> = std::iter::from_fn(|| scanner.next_tag()).collect();
+    (!scanner.needs_tree_builder()).then_some(tags)
 }
 
 fn collect_scanned<'t>(
@@ -214,6 +229,33 @@ mod tests {
         assert!(handed_over >= 30, "the fast path was not taken");
     }
 
+    /// Whether the fast reading of `text` ends in a whole-document html5ever parse because the
+    /// scanner met something only the tree decides.
+    fn scanner_gives_up(text: &str) -> bool {
+        let from = match plain_head(text) {
+            Some(head) => Some(head.body_at),
+            None => parse(text, Extent::UntilBody).handed_over_at,
+        };
+        from.is_some_and(|from| scan_body(text, from).is_none())
+    }
+
+    /// The scanner's stops for the tree builder are rare on real pages: none of the fixture
+    /// pages (12 of the 31 real ones have inline SVG icons, which stay on the fast path). The
+    /// speed figures in BENCHMARKS.md depend on it.
+    #[test]
+    fn the_scanner_keeps_real_pages() {
+        let pages = real_pages();
+        let given_up: Vec<_> = pages
+            .iter()
+            .filter(|path| {
+                let text = String::from_utf8_lossy(&std::fs::read(path).unwrap()).into_owned();
+                scanner_gives_up(&text)
+            })
+            .collect();
+        assert_eq!(given_up.len(), 0, "{given_up:?}");
+        assert!(scanner_gives_up("<body><svg><desc>An icon</desc></svg>"));
+    }
+
     #[test]
     fn hand_over_waits_for_raw_text_foreign_content_and_templates() {
         for text in [
@@ -227,6 +269,136 @@ mod tests {
             let (fast, reference) = both_ways(text);
             assert_eq!(fast, reference, "{text}");
         }
+    }
+
+    /// U+FEFF after the start of the document is a character like any other: in `<head>` it
+    /// ends the head, so what follows is in `<body>` (html5ever used to drop it at every chunk
+    /// it was fed, one tag at a time: after a tag, after `</script>`).
+    #[test]
+    fn u_feff_after_the_start_ends_the_head() {
+        for text in [
+            "<head><meta charset=utf-8>\u{FEFF}<meta name=robots content=noindex>\
+             <link rel=canonical href=/c></head><body>",
+            "<head><script>x</script>\u{FEFF}<meta name=robots content=noindex>\
+             <link rel=canonical href=/c><body>",
+            "<head><title>t</title>\u{FEFF}\n<meta name=robots content=noindex>\
+             <link rel=canonical href=/c>",
+            "<!doctype html>\u{FEFF}<meta name=robots content=noindex><link rel=canonical href=/c>",
+            "\u{FEFF}<html><head><meta name=robots content=noindex><link rel=canonical href=/c>",
+        ] {
+            for reading in [Reading::Fast, Reading::Html5ever(Extent::Whole)] {
+                let (signals, _) = read(text, reading);
+                assert_eq!(signals.meta_robots.len(), 1, "{text:?}");
+                assert!(!signals.meta_robots[0].in_head, "{text:?} {reading:?}");
+                assert!(
+                    !signals.canonicals[0].is_effective(),
+                    "{text:?} {reading:?}"
+                );
+                let cause = signals.head_break.as_ref().map(|b| b.cause.as_str());
+                assert_eq!(cause, Some("#text"), "{text:?} {reading:?}");
+            }
+        }
+    }
+
+    /// The byte order mark at byte 0 is the encoding's, taken out by decoding: the head goes
+    /// on. A second one right after it is text.
+    #[test]
+    fn a_bom_at_byte_0_is_ignored_a_second_one_is_text() {
+        let url = Url::parse("https://example.com/").unwrap();
+        let headers = [crate::HeaderLine::new("Content-Type", "text/html")];
+        let extract = |body: &[u8]| {
+            crate::extract(&crate::PageInput {
+                url: &url,
+                status: 200,
+                headers: &headers,
+                body,
+            })
+        };
+        let head = b"<head><meta name=robots content=noindex><link rel=canonical href=/c></head>";
+        let once = extract(&[b"\xEF\xBB\xBF".as_slice(), head].concat());
+        assert!(once.meta_robots[0].in_head);
+        assert!(once.canonicals[0].is_effective());
+        assert_eq!(once.head_break, None);
+        let twice = extract(&[b"\xEF\xBB\xBF\xEF\xBB\xBF".as_slice(), head].concat());
+        assert!(!twice.meta_robots[0].in_head);
+        assert!(!twice.canonicals[0].is_effective());
+        let after_script = extract(
+            "<head><script>x</script>\u{FEFF}<meta name=robots content=noindex>".as_bytes(),
+        );
+        assert!(!after_script.meta_robots[0].in_head);
+    }
+
+    /// Foreign content after `<body>`: what the standard says, read by the scanner where it
+    /// can follow it, by html5ever where only the tree decides; both ways give the full
+    /// parse's signals.
+    #[test]
+    fn foreign_content_and_frameset_match_the_full_parse() {
+        for case in [
+            "<div><svg><g></div><meta name=robots content=noindex><a href=1>",
+            "<svg><foreignObject><a href=1></a></foreignObject></svg><a href=2>",
+            "<svg><desc><svg><a href=1></a></svg><a href=2></desc></svg><a href=3>",
+            "<svg><font color=red><a href=1>",
+            "<svg><font face=x><meta name=robots content=noindex>",
+            "<svg><font><a href=1></a></font></svg><a href=2>",
+            "<svg><math><mi><a href=1></a></mi></math></svg><a href=2>",
+            "<math><svg><foreignObject><a href=1></a></foreignObject></svg></math><a href=2>",
+            "<math><mi><svg><a href=1></a></svg></mi></math><a href=2>",
+            "<math><annotation-xml encoding=text/html><a href=1></a></annotation-xml></math>",
+            "<math><annotation-xml encoding=APPLICATION/XHTML+XML><div><a href=1>",
+            "<math><annotation-xml><svg><a href=1></a></svg></annotation-xml></math><a href=2>",
+            "<math><annotation-xml><div><a href=1>",
+            "<math><mi><mglyph><a href=1></a></mglyph></mi></math><a href=2>",
+            "<template><svg></template><a href=1>",
+            "<svg></template><a href=1>",
+            "<svg><template><a href=1></template></svg><a href=2>",
+            "<p><svg><p><a href=1>",
+            "<svg><g></p><a href=1></a></g></svg><a href=2>",
+            "<svg><g></br><a href=1></a></g></svg><a href=2>",
+            "<svg><desc></p><a href=1></a></desc></svg><a href=2>",
+            "<p><b></p><svg><desc></br></desc><a href=1></svg><a href=2>",
+            "<p><b></p><math><mi><mglyph></br></mglyph></mi><a href=1></math><a href=2>",
+            "<svg><title>Icon</title><path d=x/></svg><a href=1>",
+            "<b><p></b><svg><title>t</title></svg><a href=1>",
+            "<svg><foreignObject><![CDATA[x]]><a href=1>",
+            "<svg><script><a href=1></script></svg><a href=2>",
+            "<div><frameset><meta name=robots content=noindex><a href=1>",
+            "<frameset><a href=1>",
+            "<p>x<frameset><a href=1>",
+            "<div><svg><g></div><frameset><a href=1>",
+        ] {
+            for text in [
+                case.to_owned(),
+                format!("<head></head><body>{case}"),
+                format!("<head><img src=i></head>{case}"),
+            ] {
+                let (fast, reference) = both_ways(&text);
+                assert_eq!(comparable(&fast), comparable(&reference), "{text}");
+            }
+        }
+        let (signals, _) = read(
+            "<head></head><body><div><svg><g></div><meta name=robots content=noindex>",
+            Reading::Fast,
+        );
+        assert_eq!(signals.meta_robots.len(), 1);
+        let (signals, _) = read(
+            "<head></head><body><svg><font color=red><meta name=robots content=noindex>",
+            Reading::Fast,
+        );
+        assert_eq!(signals.meta_robots.len(), 1);
+        let (signals, _) = read(
+            "<meta name=googlebot content=none><div><meta name=robots content=noindex><frameset>",
+            Reading::Fast,
+        );
+        let names: Vec<_> = signals
+            .meta_robots
+            .iter()
+            .map(|m| m.name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["googlebot"],
+            "the body and its meta are replaced by the frameset"
+        );
     }
 
     /// What the differential test compares: everything but evidence text and lines (the
@@ -333,6 +505,29 @@ mod tests {
         "</select>",
         "<option>",
         "<td>",
+        "<svg>",
+        "</svg>",
+        "<svg/>",
+        "<math>",
+        "</math>",
+        "<g>",
+        "</g>",
+        "<path/>",
+        "<foreignObject>",
+        "</foreignObject>",
+        "<desc>",
+        "<mi>",
+        "</mi>",
+        "<mglyph>",
+        "<annotation-xml encoding=text/html>",
+        "<annotation-xml>",
+        "</annotation-xml>",
+        "<font color=red>",
+        "<font>",
+        "</font>",
+        "<frameset>",
+        "</frameset>",
+        "\u{FEFF}",
         "<!--",
         "-->",
         "--!>",
@@ -368,8 +563,8 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
 
         /// On generated documents the fast path finds exactly what the full parse finds
-        /// (outside the scanner's documented approximations: foreign content, `<picture>`
-        /// parentage).
+        /// (outside the scanner's documented approximations, `<picture>` parentage and
+        /// templates among tables), foreign content and `<frameset>` included.
         #[test]
         fn hand_over_matches_the_full_parse_on_generated_documents(
             parts in proptest::collection::vec(

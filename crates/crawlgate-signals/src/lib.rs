@@ -5,11 +5,14 @@
 //! into owned [`Signals`]. HTML is decoded once (BOM, `Content-Type`, `<meta charset>`), then
 //! html5ever (the parser under scraper) builds the DOM until `<body>` has begun: HTML5 tree
 //! construction decides what is "in head" (a stray `<img>` in `<head>` moves everything after it
-//! into `<body>`, as Google reads it). From there on nothing can enter `<head>`, and a
-//! tokenizer-exact scanner reads the remaining tags several times faster than a full parse
-//! (tests hold it to the full parse's results). A plain head, with nothing for tree
-//! construction to decide, is read by the scanner too. Non-HTML bodies yield header signals
-//! only.
+//! into `<body>`, as Google reads it; so does any text, U+FEFF after the start included). From
+//! there on nothing can enter `<head>`, and a tokenizer-exact scanner reads the remaining tags
+//! several times faster than a full parse; where only tree construction can tell what follows
+//! (HTML inside SVG or `MathML` integration points, an end tag that leaves foreign content
+//! through an HTML ancestor, `<frameset>`), it stops and html5ever parses the whole document.
+//! Tests hold it to the full parse's results and to html5lib-tests' expected trees. A plain
+//! head, with nothing for tree construction to decide, is read by the scanner too. Non-HTML
+//! bodies yield header signals only.
 //!
 //! [`Signals::directives`] (or [`Directives::for_profile`]) then sums the robots rules that apply
 //! to one crawler [`Profile`] ("the sum of the negative rules", most restrictive wins), each rule

@@ -7,12 +7,25 @@
 //! html5ever's per-character tokenizer; `extract` is tested to give the same signals as the full
 //! parse on the real pages in `fixtures/pages/real/` and on generated documents.
 //!
-//! Approximations (documented, and outside what the differential tests generate): in `<svg>` and
-//! `<math>` content, HTML integration points are followed but `<font>` breakouts are not; a
-//! `<source>` is a
-//! `<picture>` candidate when its parent in the source is `<picture>` (inside `<picture>`,
-//! implicit end tags such as a `<div>` closing a `<p>`, and foster parenting out of tables, are
-//! not followed).
+//! Foreign content (`<svg>`, `<math>`) follows the standard's rules for it ("in foreign content"
+//! and the tree construction dispatcher): namespaces inherited (an `<svg>` inside `MathML` is a
+//! `MathML` element, a `<math>` inside SVG an SVG one), breakout start tags and `<font
+//! color|face|size>` popping back to HTML, `</p>` and `</br>`, end tags matched against the open
+//! foreign elements. Where the outcome depends on the HTML stack of open elements or the list of
+//! active formatting elements, which the scanner does not keep, it stops and says so
+//! ([`Scanner::needs_tree_builder`]), and the caller parses the whole document with html5ever:
+//! any start tag or character in an integration point (`foreignObject`, `desc`, `title`, `mi`…,
+//! `annotation-xml` with an HTML encoding), a breakout that lands in one, an end tag that reaches
+//! an HTML ancestor (`</div>`, `</template>` inside `<svg>`), and `<frameset>` (after an implied
+//! `<body>` it replaces the body and everything in it). Inline icons (`<svg><path/></svg>`) stay
+//! on the fast path.
+//!
+//! Approximations (documented, outside what the differential tests generate; neither decides
+//! head or body, which is settled before the scanner starts): a `<source>` is a `<picture>`
+//! candidate when its parent in the source is `<picture>` (inside `<picture>`, implicit end tags
+//! such as a `<div>` closing a `<p>`, and foster parenting out of tables, are not followed); and
+//! `<template>` nesting is counted from the source, so content that foster parenting moves out of
+//! a template among tables (`<table><template><table><a href=x>`) is still taken as inert.
 
 use super::collect::Extracted;
 use memchr::{memchr, memmem};
@@ -35,9 +48,12 @@ pub(crate) struct ScannedTag<'t> {
 pub(crate) struct Scanner<'t> {
     text: &'t str,
     position: usize,
-    /// Open `<svg>` / `<math>` elements and their foreign descendants: lowercase name, and
-    /// whether it is in the SVG namespace (else `MathML`). Empty in HTML content.
-    foreign: Vec<(String, bool)>,
+    /// Open `<svg>` / `<math>` elements and their foreign descendants, outermost first. Empty
+    /// in HTML content. Only foreign elements are ever on it: HTML content inside an
+    /// integration point stops the scanner.
+    foreign: Vec<Foreign>,
+    /// Set when the rest of the document needs the tree builder: `next_tag` then returns `None`.
+    needs_tree: bool,
     template_depth: u32,
     /// Elements open inside the outermost open `<picture>`, innermost last (a `<source>` is an
     /// image candidate only as a child of `<picture>`).
@@ -106,10 +122,29 @@ const BREAKOUT: [&str; 44] = [
     "var",
 ];
 
-/// SVG elements whose content is HTML again.
+/// SVG elements whose content is HTML again (HTML integration points).
 const SVG_INTEGRATION_POINTS: [&str; 3] = ["foreignobject", "desc", "title"];
-/// `MathML` elements whose content is HTML again.
-const MATHML_INTEGRATION_POINTS: [&str; 5] = ["mi", "mo", "mn", "ms", "mtext"];
+/// `MathML` text integration points: start tags (but `mglyph`, `malignmark`) and text in them
+/// are HTML.
+const MATHML_TEXT_INTEGRATION_POINTS: [&str; 5] = ["mi", "mo", "mn", "ms", "mtext"];
+
+/// One open foreign element.
+struct Foreign {
+    /// Lowercase tag name (the standard compares end tags with it lowercased).
+    name: String,
+    svg: bool,
+    integration: Integration,
+}
+
+/// Whether (and how) an element's content is HTML again.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Integration {
+    None,
+    /// SVG `foreignObject`, `desc`, `title`; `MathML` `annotation-xml` with an HTML encoding.
+    Html,
+    /// `MathML` `mi`, `mo`, `mn`, `ms`, `mtext`.
+    MathText,
+}
 /// Deepest foreign nesting tracked (bounds memory on hostile input).
 const MAX_FOREIGN_NESTING: usize = 1024;
 
@@ -125,6 +160,7 @@ impl<'t> Scanner<'t> {
             text,
             position,
             foreign: Vec::new(),
+            needs_tree: false,
             template_depth: 0,
             picture: Vec::new(),
         }
@@ -134,37 +170,94 @@ impl<'t> Scanner<'t> {
         self.text.as_bytes()
     }
 
+    /// Whether the current token is read in HTML content: no foreign element open.
     fn in_html_content(&self) -> bool {
-        self.foreign.last().is_none_or(|(name, svg)| {
-            if *svg {
-                SVG_INTEGRATION_POINTS.contains(&name.as_str())
-            } else {
-                MATHML_INTEGRATION_POINTS.contains(&name.as_str())
-            }
-        })
+        self.foreign.is_empty()
     }
 
-    /// Opens a foreign element: `<svg>` and `<math>` set the namespace, others inherit it.
-    fn push_foreign(&mut self, name: String) {
+    /// Whether the current node is an integration point (its text and start tags are HTML).
+    fn in_integration_point(&self) -> bool {
+        self.foreign
+            .last()
+            .is_some_and(|top| top.integration != Integration::None)
+    }
+
+    /// Whether the rest of the document needs the tree builder (see the module docs); the
+    /// scanner has stopped there.
+    pub(crate) fn needs_tree_builder(&self) -> bool {
+        self.needs_tree
+    }
+
+    /// Opens a foreign element: `<svg>` and `<math>` from HTML content set the namespace,
+    /// anything in foreign content takes its parent's (the standard's "adjusted current node").
+    fn push_foreign(&mut self, name: String, encoding_is_html: bool) {
         if self.foreign.len() >= MAX_FOREIGN_NESTING {
             return;
         }
-        let svg = match name.as_str() {
-            "svg" => true,
-            "math" => false,
-            _ => self.foreign.last().is_some_and(|(_, svg)| *svg),
+        let svg = match self.foreign.last() {
+            Some(parent) => parent.svg,
+            None => name == "svg",
         };
-        self.foreign.push((name, svg));
+        let integration = if svg {
+            if SVG_INTEGRATION_POINTS.contains(&name.as_str()) {
+                Integration::Html
+            } else {
+                Integration::None
+            }
+        } else if MATHML_TEXT_INTEGRATION_POINTS.contains(&name.as_str()) {
+            Integration::MathText
+        } else if name == "annotation-xml" && encoding_is_html {
+            Integration::Html
+        } else {
+            Integration::None
+        };
+        self.foreign.push(Foreign {
+            name,
+            svg,
+            integration,
+        });
+    }
+
+    /// Pops foreign elements until the current node is an integration point or HTML. `true` if
+    /// that left HTML content (no foreign element open).
+    fn pop_to_integration_point(&mut self) -> bool {
+        while let Some(top) = self.foreign.last() {
+            if top.integration != Integration::None {
+                return false;
+            }
+            self.foreign.pop();
+        }
+        true
     }
 
     /// The next start tag we extract from, or `None` at the end of the document.
     pub(crate) fn next_tag(&mut self) -> Option<ScannedTag<'t>> {
         let bytes = self.bytes();
         loop {
+            if self.needs_tree {
+                return None;
+            }
             let open = self.position + memchr(b'<', bytes.get(self.position..)?)?;
+            if open > self.position && self.in_integration_point() {
+                // Text in an integration point is HTML text: it reconstructs the active
+                // formatting elements, which may open HTML elements the scanner cannot see.
+                self.needs_tree = true;
+                return None;
+            }
             self.position = open + 1;
             match bytes.get(open + 1) {
-                Some(b'!') => self.position = self.markup_declaration(open),
+                Some(b'!') => {
+                    if self.in_integration_point()
+                        && bytes
+                            .get(open..)
+                            .is_some_and(|rest| rest.starts_with(b"<![CDATA["))
+                    {
+                        // CDATA is text, and text in an integration point is HTML text.
+                        self.needs_tree = true;
+                        return None;
+                    }
+                    self.position = self.markup_declaration(open);
+                }
                 Some(b'?') => self.position = self.after_next_gt(open),
                 Some(b'/') => match bytes.get(open + 2) {
                     Some(b) if b.is_ascii_alphabetic() => self.end_tag(open + 2)?,
@@ -176,6 +269,11 @@ impl<'t> Scanner<'t> {
                     if let Some(tag) = self.start_tag(open)? {
                         return Some(tag);
                     }
+                }
+                // A `<` that opens no tag is text.
+                _ if self.in_integration_point() => {
+                    self.needs_tree = true;
+                    return None;
                 }
                 _ => {}
             }
@@ -222,10 +320,22 @@ impl<'t> Scanner<'t> {
         let (gt, _) = scan_attributes(self.text, name_end, None)?;
         self.position = gt + 1;
         if !self.foreign.is_empty() {
-            if let Some(index) = self.foreign.iter().rposition(|(open, _)| *open == name) {
+            // End tags are always read by the rules for foreign content while a foreign element
+            // is open, integration points included.
+            if matches!(name.as_ref(), "p" | "br") {
+                // Back to an integration point or HTML, then the HTML rules: `</p>` opens and
+                // closes an empty `<p>`, which changes nothing open; `</br>` is a `<br>`, which
+                // reconstructs the active formatting elements: harmless in HTML content (the
+                // scanner keeps no HTML stack), not inside an integration point.
+                if !self.pop_to_integration_point() && name == "br" {
+                    self.needs_tree = true;
+                }
+            } else if let Some(index) = self.foreign.iter().rposition(|open| open.name == name) {
                 self.foreign.truncate(index);
-            } else if matches!(name.as_ref(), "p" | "br") && !self.in_html_content() {
-                self.foreign.clear();
+            } else {
+                // The search for a matching element reached an HTML element: the HTML rules
+                // for this end tag decide, against the HTML stack of open elements.
+                self.needs_tree = true;
             }
             return Some(());
         }
@@ -243,9 +353,10 @@ impl<'t> Scanner<'t> {
     #[allow(clippy::option_option)]
     fn start_tag(&mut self, open: usize) -> Option<Option<ScannedTag<'t>>> {
         let (name_end, mut name) = self.tag_name(open + 1)?;
-        if !self.foreign.is_empty() && BREAKOUT.contains(&name.as_ref()) {
-            self.foreign.clear();
-        }
+        // Attributes decide for `<font>` (a breakout with color, face or size) and
+        // `annotation-xml` (an integration point with an HTML encoding) in foreign content.
+        let foreign_needs_attributes =
+            !self.foreign.is_empty() && matches!(name.as_ref(), "font" | "annotation-xml");
         let html = self.in_html_content();
         if html && name == "image" {
             name = Cow::Borrowed("img");
@@ -259,13 +370,41 @@ impl<'t> Scanner<'t> {
         let (gt, self_closing) = scan_attributes(
             self.text,
             name_end,
-            kind.is_some().then_some(&mut attributes),
+            (kind.is_some() || foreign_needs_attributes).then_some(&mut attributes),
         )?;
         self.position = gt + 1;
-        if !html {
-            if !self_closing {
-                self.push_foreign(name.into_owned());
+        if let Some(top) = self.foreign.last() {
+            let has = |wanted: &str| attributes.iter().any(|(name, _)| name == wanted);
+            // The tree construction dispatcher: a start tag in an HTML integration point, or
+            // in a MathML text integration point (but `mglyph`, `malignmark`), or `<svg>` in
+            // `annotation-xml`, is read by the HTML rules.
+            let by_html_rules = match top.integration {
+                Integration::Html => true,
+                Integration::MathText => !matches!(name.as_ref(), "mglyph" | "malignmark"),
+                Integration::None => !top.svg && top.name == "annotation-xml" && name == "svg",
+            };
+            let breakout = !by_html_rules
+                && (BREAKOUT.contains(&name.as_ref())
+                    || (name == "font" && (has("color") || has("face") || has("size"))));
+            if by_html_rules || (breakout && !self.pop_to_integration_point()) {
+                // HTML content inside foreign content: the HTML stack of open elements and
+                // the active formatting elements decide what follows.
+                self.needs_tree = true;
+                return Some(None);
             }
+            if !breakout {
+                if !self_closing {
+                    let encoding_is_html = attributes.iter().any(|(name, value)| {
+                        name == "encoding"
+                            && (value.eq_ignore_ascii_case("text/html")
+                                || value.eq_ignore_ascii_case("application/xhtml+xml"))
+                    });
+                    self.push_foreign(name.into_owned(), encoding_is_html);
+                }
+                return Some(None);
+            }
+            // A breakout back in HTML content: the tag is read again, as an HTML start tag.
+            self.position = open;
             return Some(None);
         }
         let in_picture = self
@@ -283,7 +422,13 @@ impl<'t> Scanner<'t> {
             self.picture.push(name.clone().into_owned());
         }
         match name.as_ref() {
-            "svg" | "math" if !self_closing => self.push_foreign(name.into_owned()),
+            "svg" | "math" if !self_closing => self.push_foreign(name.into_owned(), false),
+            "frameset" => {
+                // After an implied `<body>` (frameset-ok still set) a `<frameset>` removes the
+                // body and all in it; after an explicit one it is ignored. Only the tree knows.
+                self.needs_tree = true;
+                return Some(None);
+            }
             "template" => self.template_depth += 1,
             "plaintext" => self.position = self.text.len(),
             "script" => self.position = self.script_end(gt + 1),
@@ -600,23 +745,39 @@ mod tests {
         assert_eq!(hrefs("<script><!--<script></script"), Vec::<String>::new());
     }
 
+    /// Whether the scanner stops for the tree builder on `text`.
+    fn needs_tree(text: &str) -> bool {
+        let mut scanner = Scanner::new(text, 0);
+        while scanner.next_tag().is_some() {}
+        scanner.needs_tree_builder()
+    }
+
     #[test]
     fn foreign_content_and_templates() {
         assert_eq!(
             hrefs("<svg><a href=1></a><style><a href=2></style></svg><a href=3>"),
             ["3"]
         );
-        assert_eq!(
-            hrefs("<svg><foreignObject><a href=1></a></foreignObject></svg>"),
-            ["1"]
-        );
         assert_eq!(hrefs("<svg><path/><div><a href=2>"), ["2"]);
-        assert_eq!(hrefs("<math><mi><a href=3></mi></math>"), ["3"]);
-        // `title` is an integration point in SVG only.
-        assert_eq!(hrefs("<svg><title><a href=6></title></svg>"), ["6"]);
+        assert_eq!(hrefs("<svg><g><font color=red><a href=2>"), ["2"]);
         assert_eq!(
-            hrefs("<math><title><a href=7></title></math>"),
-            Vec::<String>::new()
+            hrefs("<svg><font><a href=1></a></font></svg><a href=2>"),
+            ["2"]
+        );
+        // Inside SVG, `<math>` is an SVG element: its `<mi>` is no integration point.
+        assert_eq!(
+            hrefs("<svg><math><mi><a href=1></mi></math></svg><a href=2>"),
+            ["2"]
+        );
+        assert_eq!(hrefs("<svg><title></title><path/></svg><a href=6>"), ["6"]);
+        assert_eq!(
+            hrefs("<math><title><a href=7></title></math><a href=8>"),
+            ["8"]
+        );
+        // `</p>` leaves foreign content (it pops back to HTML).
+        assert_eq!(
+            hrefs("<svg><g></p><a href=1></g></svg><a href=2>"),
+            ["1", "2"]
         );
         assert_eq!(hrefs("<svg><![CDATA[<a href=1>]]></svg><a href=4>"), ["4"]);
         assert_eq!(hrefs("<svg/><a href=5>"), ["5"]);
@@ -624,6 +785,39 @@ mod tests {
             hrefs("<template><a href=1><template></template></template><a href=2>"),
             ["2"]
         );
+        for stays in [
+            "<svg><path d=x/><g></g></svg><a href=1>",
+            "<svg><title></title></svg>",
+            "<math><mi><mglyph></mglyph></mi></math>",
+            "<svg><desc></p></desc></svg>",
+        ] {
+            assert!(!needs_tree(stays), "{stays}");
+        }
+        for stops in [
+            // HTML content (start tags, text) in integration points.
+            "<svg><foreignObject><a href=1></a></foreignObject></svg>",
+            "<svg><desc><div>",
+            // Text there may reopen formatting elements (`<b><p></b><svg><title>x`).
+            "<svg><title>Icon</title></svg>",
+            "<math><mi><a href=3></mi></math>",
+            "<math><mi>x</mi></math>",
+            "<math><annotation-xml encoding=text/html><div>",
+            "<math><annotation-xml><svg>",
+            "<svg><foreignObject><![CDATA[x]]>",
+            // A breakout that lands in an integration point.
+            "<svg><desc><svg><g><div>",
+            // End tags that reach an HTML element.
+            "<svg><g></div>",
+            "<svg><desc></br>",
+            "<math><mi><mglyph></br>",
+            "<svg></template>",
+            "<frameset>",
+        ] {
+            assert!(needs_tree(stops), "{stops}");
+        }
+        assert!(!needs_tree(
+            "<math><annotation-xml encoding=x><mi2></mi2></annotation-xml>"
+        ));
     }
 
     #[test]

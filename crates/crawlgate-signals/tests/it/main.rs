@@ -2,6 +2,7 @@
 //! per file. A new test file goes in this folder as a module: a file directly under `tests/` would
 //! be a binary of its own.
 
+mod html5lib;
 mod pages;
 mod props;
 mod real;
