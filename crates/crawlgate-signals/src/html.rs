@@ -5,6 +5,7 @@
 //! (scan.rs lists what): then html5ever parses the whole document, and nothing the scanner
 //! read is kept.
 
+use super::attribute_cap::cap_attributes;
 use super::collect::{Collector, Evidence, Extracted, Placement, resolve_all};
 use super::dom::{Extent, Parsed, parse};
 use super::head::plain_head;
@@ -47,6 +48,11 @@ pub(crate) fn extract_html_with(
     signals: &mut Signals,
     reading: Reading,
 ) -> Option<String> {
+    let (capped, attributes_capped) = cap_attributes(text);
+    if attributes_capped {
+        signals.truncated = true;
+    }
+    let text: &str = &capped;
     let declared_encoding = match reading {
         Reading::Fast => match plain_head(text) {
             Some(head) => match scan_body(text, head.body_at) {

@@ -33,6 +33,7 @@
 //! assert!(signals.directives(&Profile::googlebot(), now).is_noindex());
 //! ```
 
+mod attribute_cap;
 mod collect;
 mod datetime;
 mod decode;
@@ -87,6 +88,9 @@ pub mod limits {
     pub const MAX_LINKS: usize = 20_000;
     /// Assets (stylesheets, scripts, images, icons) kept per page.
     pub const MAX_ASSETS: usize = 10_000;
+    /// Attributes read per tag: past them the rest of the tag is left unread (checking each
+    /// attribute against the earlier ones, as the HTML standard does, costs the square).
+    pub const MAX_ATTRIBUTES: usize = 1_000;
     /// Robots meta tags, canonicals, hreflang alternates (each) kept per page.
     pub const MAX_TAGS: usize = 1_000;
     /// Robots rules kept per header line.

@@ -606,3 +606,26 @@ fn every_hand_written_page_sniffs_as_html() {
     }
     assert!(checked > 20, "{checked} pages");
 }
+
+#[test]
+fn a_tag_flooded_with_attributes_is_read_to_the_cap_in_linear_time() {
+    // 100,000 attributes on the robots meta (read by html5ever, in the head) and on a canonical
+    // in the body (read by the scanner): each reader checks duplicates against the tag's earlier
+    // attributes, so unbounded this took minutes; past the cap the rest of the tag is not read.
+    let flood: String = (0..100_000).map(|n| format!(" a{n}=x")).collect();
+    let body = format!(
+        "<!doctype html><html><head><title>t</title><meta name=robots content=noindex{flood}>\
+         </head><body><link rel=canonical href=/canonical{flood}><p>text</p></body></html>"
+    );
+    let url = Url::parse(PAGE_URL).unwrap();
+    let signals = extract(&PageInput {
+        url: &url,
+        status: 200,
+        headers: &[HeaderLine::new("Content-Type", "text/html")],
+        body: body.as_bytes(),
+    });
+    assert!(signals.truncated);
+    assert!(for_bot(&signals, "googlebot").is_noindex());
+    assert_eq!(signals.canonicals.len(), 1);
+    assert_eq!(signals.canonicals[0].href, "/canonical");
+}
