@@ -33,7 +33,8 @@
 //! let options = SitemapOptions::new("2026-02-01T00:00:00Z".parse().unwrap());
 //! let parsed = sitemap::parse_bytes(xml, &options);
 //! assert_eq!(parsed.summary.kind, SitemapKind::UrlSet);
-//! assert_eq!(parsed.entries.len(), 2);
+//! // The relative loc is reported, and is no entry.
+//! assert_eq!(parsed.entries.len(), 1);
 //! assert_eq!(parsed.entries[0].line, 3);
 //! let issue = &parsed.summary.issues[0];
 //! assert_eq!((issue.code, issue.line), (sitemap::Code::LocInvalid, Some(4)));

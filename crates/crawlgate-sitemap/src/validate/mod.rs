@@ -102,16 +102,28 @@ impl<'o> Validator<'o> {
             });
             return false;
         }
-        self.entries += 1;
         let url = match check_loc(&entry.loc) {
             Ok(url) => Some(url),
             Err(problem) => {
+                let is_url = loc_is_still_a_url(&entry.loc);
                 issues.push(issues::LOC_INVALID, Some(loc_at), || {
-                    format!("`{}` {problem}", shorten(&entry.loc))
+                    let dropped = if is_url {
+                        ""
+                    } else {
+                        "; not read as an entry of the sitemap"
+                    };
+                    format!("`{}` {problem}{dropped}", shorten(&entry.loc))
                 });
+                // What is no http(s) URL at all (`javascript:`, `file:`, a relative path, a
+                // line of prose, an over-long loc) is no page of the sitemap: counting,
+                // printing or fetching it would act on what the check itself refused.
+                if !is_url {
+                    return false;
+                }
                 None
             }
         };
+        self.entries += 1;
         if let (Some(url), Some(scope)) = (&url, &self.scope) {
             self.check_placement(scope, url, &entry.loc, loc_at, issues);
         }
@@ -588,6 +600,15 @@ impl LastmodTally {
         (u64::from(count) * 100 >= entries * UNIFORM_PERCENT)
             .then(|| (self.candidate_text.clone(), count, first))
     }
+}
+
+/// Whether a `<loc>` that failed [`check_loc`] is still an http(s) URL a client would fetch
+/// (it only lacks escaping: a raw space or non-ASCII character is percent-encoded by any client),
+/// rather than no URL at all.
+fn loc_is_still_a_url(loc: &str) -> bool {
+    has_http_scheme(loc)
+        && loc.chars().count() <= super::MAX_LOC_CHARS
+        && url::Url::parse(loc).is_ok_and(|url| url.host_str().is_some_and(|host| !host.is_empty()))
 }
 
 /// Long values cut for messages, on a character boundary.

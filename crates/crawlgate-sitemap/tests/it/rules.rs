@@ -278,8 +278,54 @@ fn loc_invalid_covers_each_way_a_loc_goes_wrong() {
         assert_eq!(*line, want_line);
         assert!(message.contains(want_text), "line {line}: {message}");
     }
-    // Entries with a <loc> are still handed on (an invalid URL is reported, not dropped).
-    assert_eq!(summary.entry_count, 5);
+    // A loc that only lacks escaping (the space, `café`) is still a URL, handed on; one that is
+    // no http(s) URL at all (relative, `ftp:`, over-long) is reported and not an entry.
+    assert_eq!(summary.entry_count, 2);
+    for (line, message) in &found {
+        let dropped = message.contains("not read as an entry");
+        assert_eq!(dropped, [10, 19, 22].contains(line), "line {line}: {message}");
+    }
+}
+
+#[test]
+fn what_is_no_http_url_is_no_entry() {
+    let schemes = [
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "data:text/html,hi",
+        "ftp://example.com/a.xml",
+        "mailto:a@example.com",
+        "//example.com/protocol-relative.xml",
+        "https://",
+    ];
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex \
+         xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for loc in schemes {
+        xml.push_str(&format!("<sitemap><loc>{loc}</loc></sitemap>\n"));
+    }
+    xml.push_str("<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n");
+    let parsed = sitemap::parse_bytes(xml.as_bytes(), &SitemapOptions::new(CHECK_TIME.parse().unwrap()));
+    let locs: Vec<_> = parsed.entries.iter().map(|e| e.loc.as_str()).collect();
+    assert_eq!(locs, ["https://example.com/a.xml"]);
+    assert_eq!(parsed.summary.entry_count, 1);
+    assert_eq!(
+        with_rule(&parsed.summary, "sitemap/loc-invalid").len(),
+        schemes.len()
+    );
+
+    let text = b"https://example.com/\nfile:///etc/passwd\njust words\nhttps://example.com/b\n";
+    let parsed = sitemap::parse_bytes(text, &SitemapOptions::new(CHECK_TIME.parse().unwrap()));
+    let locs: Vec<_> = parsed.entries.iter().map(|e| e.loc.as_str()).collect();
+    assert_eq!(locs, ["https://example.com/", "https://example.com/b"]);
+    assert_eq!(
+        with_rule(&parsed.summary, "sitemap/loc-invalid")
+            .iter()
+            .map(|issue| issue.line)
+            .collect::<Vec<_>>(),
+        [Some(2), Some(3)]
+    );
 }
 
 #[test]
