@@ -56,7 +56,8 @@ crawlgate_issue::issue_codes! {
     pub enum Code {
         /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
         NotXml = ("sitemap/not-xml", Error),
-        /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
+        /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, the sitemaps.org namespace wrong, or
+        /// an element unknown in it or taken out of it.
         BadRootOrNamespace = ("sitemap/bad-root-or-namespace", Warning),
         /// The body starts with gzip's magic bytes but is not valid, complete gzip.
         GzipInvalid = ("sitemap/gzip-invalid", Error),
@@ -103,6 +104,9 @@ crawlgate_issue::issue_codes! {
         /// An index whose children lead back to it (reported by whoever follows the index: the
         /// crawler, `sitemap check`).
         Cycle = ("sitemap/cycle", Error),
+        /// An index that lists another index (reported by whoever follows the index: the crawler,
+        /// `sitemap check`).
+        NestedIndex = ("sitemap/nested-index", Error),
     }
 }
 
@@ -112,7 +116,8 @@ pub mod rule_ids {
 
     /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
     pub const NOT_XML: &str = Code::NotXml.id();
-    /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
+    /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, the sitemaps.org namespace wrong, or
+    /// an element unknown in it or taken out of it.
     pub const BAD_ROOT_OR_NAMESPACE: &str = Code::BadRootOrNamespace.id();
     /// The body starts with gzip's magic bytes but is not valid, complete gzip.
     pub const GZIP_INVALID: &str = Code::GzipInvalid.id();
@@ -159,6 +164,9 @@ pub mod rule_ids {
     /// An index whose children lead back to it (reported by whoever follows the index: the
     /// crawler, `sitemap check`).
     pub const CYCLE: &str = Code::Cycle.id();
+    /// An index that lists another index (reported by whoever follows the index: the crawler,
+    /// `sitemap check`).
+    pub const NESTED_INDEX: &str = Code::NestedIndex.id();
 }
 
 /// Where an issue is: 1-based line and column (columns count bytes).

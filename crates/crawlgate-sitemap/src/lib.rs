@@ -282,7 +282,9 @@ fn parse_into<R: Read + Send>(
             issues.push(issues::EMPTY, None, || "the body is empty".to_owned());
         }
         Content::Unreadable => {}
-        Content::Xml => stopped_early = xml::parse(&mut track, &mut collector, &mut issues),
+        Content::Xml { after_space } => {
+            stopped_early = xml::parse(&mut track, &mut collector, &mut issues, after_space);
+        }
         Content::Text => stopped_early = text::parse(&mut track, &mut collector, &mut issues),
         Content::GzipAgain => {
             issues.push(issues::NOT_XML, None, || {
@@ -336,7 +338,11 @@ enum Content {
     Empty,
     /// The first read failed (reported from the reader layer).
     Unreadable,
-    Xml,
+    /// `after_space`: white space came first (skipped here), which XML allows only after an
+    /// XML declaration.
+    Xml {
+        after_space: bool,
+    },
     Text,
     GzipAgain,
     Utf16,
@@ -355,6 +361,7 @@ fn sniff<R: Read>(track: &mut LineTrack<R>) -> Content {
     } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
         return Content::Utf16;
     }
+    let mut after_space = false;
     loop {
         let Ok(head) = track.fill_buf() else {
             return Content::Unreadable;
@@ -363,11 +370,20 @@ fn sniff<R: Read>(track: &mut LineTrack<R>) -> Content {
             return Content::Empty;
         }
         match head.iter().find(|byte| !byte.is_ascii_whitespace()) {
-            Some(b'<') => return Content::Xml,
+            Some(b'<') => {
+                let space = head
+                    .iter()
+                    .take_while(|byte| byte.is_ascii_whitespace())
+                    .count();
+                return Content::Xml {
+                    after_space: after_space || space > 0,
+                };
+            }
             Some(_) => return Content::Text,
             // Whitespace only so far: skip it and look further.
             None => {
                 let all = head.len();
+                after_space = true;
                 track.consume(all);
             }
         }

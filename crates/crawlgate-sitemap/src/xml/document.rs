@@ -23,6 +23,11 @@ const NOT_UTF8: &str = "not UTF-8: sitemaps must be UTF-8 encoded";
 /// Unbound prefixes reported per document.
 const MAX_REPORTED_PREFIXES: usize = 16;
 
+/// Whether `byte` may start an XML name (ASCII letters, `_`, `:`, or a multi-byte character).
+fn is_name_start(byte: u8) -> bool {
+    byte.is_ascii_alphabetic() || matches!(byte, b'_' | b':') || byte >= 0x80
+}
+
 /// What the loop does after an event.
 pub(super) enum Flow {
     Continue,
@@ -30,6 +35,18 @@ pub(super) enum Flow {
     End,
     /// Reading stopped before the end.
     Stop,
+}
+
+/// What came before the first markup, for the XML declaration's place (XML 1.0 §2.8: it must be
+/// the very first thing, a byte order mark aside).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FirstEvent {
+    /// Nothing yet.
+    Pending,
+    /// Only white space so far.
+    AfterSpace,
+    /// Markup was read: a declaration now is out of place anyway.
+    Seen,
 }
 
 /// An open element: what it is, whether it pushed a namespace scope, and where its name starts
@@ -65,6 +82,7 @@ pub(super) struct Document<'c, 'o, F> {
     reported_prefixes: Vec<String>,
     /// The size guard cut the input: an unfinished document at the end is our doing.
     pub(super) input_cut: bool,
+    pub(super) first_event: FirstEvent,
 }
 
 impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
@@ -87,6 +105,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             news: News::default(),
             reported_prefixes: Vec::new(),
             input_cut: false,
+            first_event: FirstEvent::Pending,
         }
     }
 
@@ -113,9 +132,39 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         end: u64,
         locate: &dyn Fn(u64) -> Position,
     ) -> Flow {
+        if self.first_event != FirstEvent::Seen {
+            match &event {
+                Event::Text(text) if text.trim_ascii().is_empty() => {
+                    self.first_event = FirstEvent::AfterSpace;
+                }
+                Event::Decl(decl) => {
+                    if self.first_event == FirstEvent::AfterSpace {
+                        let offset = end.saturating_sub(decl.len() as u64 + 4);
+                        self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                            "not well-formed XML: white space (a blank line?) before the XML \
+                             declaration, which must be the very first thing in the document \
+                             (XML 1.0 §2.8); strict parsers refuse the file"
+                                .to_owned()
+                        });
+                    }
+                    self.first_event = FirstEvent::Seen;
+                }
+                _ => self.first_event = FirstEvent::Seen,
+            }
+        } else if let Event::Decl(decl) = &event {
+            let offset = end.saturating_sub(decl.len() as u64 + 4);
+            self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                "not well-formed XML: an XML declaration after other markup; it may only be the \
+                 very first thing in the document (XML 1.0 §2.8)"
+                    .to_owned()
+            });
+        }
         match event {
             Event::Start(start) => {
                 let offset = end.saturating_sub(start.len() as u64 + 2);
+                if start.contains('<') || start.bytes().next().is_none_or(|b| !is_name_start(b)) {
+                    return self.unescaped_lt(&start, offset, locate);
+                }
                 self.start(&start, attributes, offset, locate)
             }
             Event::Empty(start) => {
@@ -158,6 +207,61 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             }
             Event::Decl(_) | Event::PI(_) | Event::Comment(_) => Flow::Continue,
         }
+    }
+
+    /// A `<` inside a value, read by the tokenizer as the start of a tag (`<b</loc>`, `< B</title>`):
+    /// reported where it is, and read as the text it was meant to be, up to the end tag it swallowed.
+    fn unescaped_lt(
+        &mut self,
+        start: &BytesStart<'_>,
+        offset: u64,
+        locate: &dyn Fn(u64) -> Position,
+    ) -> Flow {
+        let raw: &str = start;
+        let open = self.stack.last().map(|open| {
+            self.names
+                .get(open.name_start..)
+                .unwrap_or_default()
+                .to_owned()
+        });
+        let inside = open
+            .as_deref()
+            .map_or_else(String::new, |name| format!(" in <{name}>"));
+        let name = start.name();
+        let name: &str = name.as_ref();
+        let unclosed_tag = !name.is_empty()
+            && name.bytes().next().is_some_and(is_name_start)
+            && !name.contains('<');
+        self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+            if unclosed_tag {
+                format!(
+                    "not well-formed XML: the tag <{}{inside} is not closed by `>` before the next \
+                     `<`",
+                    shorten(name)
+                )
+            } else {
+                format!(
+                    "not well-formed XML: an unescaped `<`{inside}; write it as `&lt;` (a `<` \
+                     always starts markup in XML)"
+                )
+            }
+        });
+        let swallowed_end = raw.rfind("</");
+        let (text, closes) = match (swallowed_end, open.as_deref()) {
+            (Some(at), Some(name))
+                if raw
+                    .get(at + 2..)
+                    .is_some_and(|tail| tail.trim_ascii_end() == name) =>
+            {
+                (raw.get(..at).unwrap_or_default(), true)
+            }
+            _ => (raw, false),
+        };
+        if self.capture.is_some() {
+            self.text.push('<');
+            self.text.push_str(text);
+        }
+        if closes { self.end() } else { Flow::Continue }
     }
 
     fn start(
@@ -232,6 +336,9 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         } else {
             elements::child_role(self.kind, parent, ns, local)
         };
+        if role == Role::Other && matches!(parent, Role::Root | Role::Record) {
+            self.not_a_sitemap_element(parent, ns, prefix, local, locate(offset));
+        }
         self.open(role, declares, qualified);
         match role {
             Role::Other | Role::Root | Role::Channel | Role::NewsPublication => {}
@@ -265,6 +372,71 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             Role::FeedLink => self.feed_link(start, attributes, locate(offset)),
         }
         Flow::Continue
+    }
+
+    /// A child of `<urlset>`/`<sitemapindex>` or of an entry that the protocol does not define:
+    /// an unknown name in the sitemaps.org namespace, or a sitemaps.org name taken out of it
+    /// (`<url xmlns="">`), which Google does not read; other namespaces are extensions.
+    fn not_a_sitemap_element(
+        &mut self,
+        parent: Role,
+        ns: Ns,
+        prefix: &str,
+        local: &str,
+        at: Position,
+    ) {
+        if !matches!(self.kind, SitemapKind::UrlSet | SitemapKind::Index)
+            || self.root_ns.as_deref() != Some(elements::SITEMAP_NS)
+        {
+            return;
+        }
+        let entry = if self.kind == SitemapKind::Index {
+            "sitemap"
+        } else {
+            "url"
+        };
+        let parent_name = if parent == Role::Root {
+            if self.kind == SitemapKind::Index {
+                "sitemapindex"
+            } else {
+                "urlset"
+            }
+        } else {
+            entry
+        };
+        let message = match ns {
+            Ns::Root => {
+                let expected = if parent == Role::Root {
+                    format!("<{entry}>")
+                } else if self.kind == SitemapKind::Index {
+                    "<loc>, <lastmod>".to_owned()
+                } else {
+                    "<loc>, <lastmod>, <changefreq>, <priority>".to_owned()
+                };
+                format!(
+                    "<{}> is not a sitemaps.org element of <{parent_name}> (it holds {expected}); \
+                     ignored",
+                    shorten(local)
+                )
+            }
+            Ns::Other
+                if prefix.is_empty()
+                    && elements::child_role(self.kind, parent, Ns::Root, local) != Role::Other =>
+            {
+                let lost = if parent == Role::Root {
+                    "the entry is not read"
+                } else {
+                    "its value is not read"
+                };
+                format!(
+                    "<{local}> is outside the sitemaps.org namespace (an `xmlns` on it or above \
+                     it moves it out); Google does not read it: {lost}"
+                )
+            }
+            _ => return,
+        };
+        self.issues
+            .push(issues::BAD_ROOT_OR_NAMESPACE, Some(at), || message);
     }
 
     fn root(
@@ -463,22 +635,42 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         }
     }
 
-    /// `xhtml:link rel="alternate" hreflang=… href=…`. Alternates without `hreflang` are other
-    /// annotations (mobile `media=…`, `android-app://` app links) and are not hreflang.
+    /// `xhtml:link rel="alternate" hreflang=… href=…`. Alternates without `hreflang` that say
+    /// what else they are (mobile `media=…`, `android-app://` app links) are not hreflang; one
+    /// that says nothing, or lacks `rel` or `href`, is reported.
     fn alternate(&mut self, start: &BytesStart<'_>, attributes: TagAttributes<'_>, at: Position) {
-        let [rel, hreflang, href] =
-            self.attributes(start, attributes, ["rel", "hreflang", "href"], at);
-        let is_alternate = rel.as_deref().is_some_and(|rel| {
-            rel.split_ascii_whitespace()
-                .any(|token| token.eq_ignore_ascii_case("alternate"))
-        });
-        let Some(hreflang) = hreflang.filter(|_| is_alternate) else {
+        let [rel, hreflang, href, media] =
+            self.attributes(start, attributes, ["rel", "hreflang", "href", "media"], at);
+        let Some(rel) = rel else {
+            self.issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                "xhtml:link has no rel attribute; an hreflang alternate is written \
+                 rel=\"alternate\" hreflang=\"…\" href=\"…\", and Google ignores it without"
+                    .to_owned()
+            });
             return;
         };
+        let is_alternate = rel
+            .split_ascii_whitespace()
+            .any(|token| token.eq_ignore_ascii_case("alternate"));
+        if !is_alternate {
+            return;
+        }
         let Some(href) = href else {
             self.issues.push(issues::HREFLANG_INVALID, Some(at), || {
-                "xhtml:link rel=\"alternate\" hreflang=… has no href attribute".to_owned()
+                "xhtml:link rel=\"alternate\" has no href attribute: it names no page".to_owned()
             });
+            return;
+        };
+        let Some(hreflang) = hreflang else {
+            if media.is_none() && crate::loc::has_http_scheme(href.trim()) {
+                self.issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                    format!(
+                        "xhtml:link rel=\"alternate\" href=\"{}\" has no hreflang attribute (nor \
+                         media=…): it says nothing Google reads",
+                        shorten(&href)
+                    )
+                });
+            }
             return;
         };
         if self.draft.entry.alternates.len() < MAX_KEPT_PER_ENTRY {

@@ -283,7 +283,11 @@ fn loc_invalid_covers_each_way_a_loc_goes_wrong() {
     assert_eq!(summary.entry_count, 2);
     for (line, message) in &found {
         let dropped = message.contains("not read as an entry");
-        assert_eq!(dropped, [10, 19, 22].contains(line), "line {line}: {message}");
+        assert_eq!(
+            dropped,
+            [10, 19, 22].contains(line),
+            "line {line}: {message}"
+        );
     }
 }
 
@@ -306,7 +310,10 @@ fn what_is_no_http_url_is_no_entry() {
         xml.push_str(&format!("<sitemap><loc>{loc}</loc></sitemap>\n"));
     }
     xml.push_str("<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n");
-    let parsed = sitemap::parse_bytes(xml.as_bytes(), &SitemapOptions::new(CHECK_TIME.parse().unwrap()));
+    let parsed = sitemap::parse_bytes(
+        xml.as_bytes(),
+        &SitemapOptions::new(CHECK_TIME.parse().unwrap()),
+    );
     let locs: Vec<_> = parsed.entries.iter().map(|e| e.loc.as_str()).collect();
     assert_eq!(locs, ["https://example.com/a.xml"]);
     assert_eq!(parsed.summary.entry_count, 1);
