@@ -136,6 +136,7 @@ pub static RULES: &[&dyn Rule] = &[
     &sitemap::LastmodInvalid,
     &sitemap::LastmodFuture,
     &sitemap::LastmodUniform,
+    &sitemap::LastmodFakeFresh,
     &sitemap::ChangefreqPriority,
     &sitemap::DuplicateUrl,
     &sitemap::UrlInMultipleSitemaps,

@@ -145,6 +145,7 @@ rule_tests! {
         lastmod_invalid => LastmodInvalid,
         lastmod_future => LastmodFuture,
         lastmod_uniform => LastmodUniform,
+        lastmod_fake_fresh => LastmodFakeFresh,
         changefreq_priority => ChangefreqPriority,
         duplicate_url => DuplicateUrl,
         url_in_multiple_sitemaps => UrlInMultipleSitemaps,
