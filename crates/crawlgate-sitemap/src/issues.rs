@@ -95,9 +95,10 @@ crawlgate_issue::issue_codes! {
         HreflangInvalid = ("sitemap/hreflang-invalid", Error),
         /// More than 1,000 `image:image` in one `<url>`.
         ImageLimit = ("sitemap/image-limit", Error),
-        /// A `video:video` missing required fields, or its `content_loc` equal to the page.
+        /// A `video:video` missing required fields, with values outside Google's limits, or its
+        /// `content_loc` equal to the page.
         VideoInvalid = ("sitemap/video-invalid", Error),
-        /// A `news:news` missing required fields.
+        /// A `news:news` missing required fields, or with a malformed language or date.
         NewsInvalid = ("sitemap/news-invalid", Error),
         /// A `news:publication_date` older than two days.
         NewsStale = ("sitemap/news-stale", Warning),
@@ -155,9 +156,10 @@ pub mod rule_ids {
     pub const HREFLANG_INVALID: &str = Code::HreflangInvalid.id();
     /// More than 1,000 `image:image` in one `<url>`.
     pub const IMAGE_LIMIT: &str = Code::ImageLimit.id();
-    /// A `video:video` missing required fields, or its `content_loc` equal to the page.
+    /// A `video:video` missing required fields, with values outside Google's limits, or its
+    /// `content_loc` equal to the page.
     pub const VIDEO_INVALID: &str = Code::VideoInvalid.id();
-    /// A `news:news` missing required fields.
+    /// A `news:news` missing required fields, or with a malformed language or date.
     pub const NEWS_INVALID: &str = Code::NewsInvalid.id();
     /// A `news:publication_date` older than two days.
     pub const NEWS_STALE: &str = Code::NewsStale.id();

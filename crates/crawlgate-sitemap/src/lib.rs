@@ -212,6 +212,33 @@ pub struct Video {
     pub duration: Option<String>,
     pub publication_date: Option<String>,
     pub expiration_date: Option<String>,
+    pub rating: Option<String>,
+    pub view_count: Option<String>,
+    pub family_friendly: Option<String>,
+    pub requires_subscription: Option<String>,
+    pub live: Option<String>,
+    pub uploader: Option<String>,
+    /// `video:restriction`: space-separated ISO 3166 country codes.
+    pub restriction: Option<String>,
+    /// `video:restriction`'s `relationship` attribute (`allow` or `deny`).
+    pub restriction_relationship: Option<String>,
+    /// `video:platform`: space-separated `web`, `mobile`, `tv`.
+    pub platform: Option<String>,
+    /// `video:platform`'s `relationship` attribute (`allow` or `deny`).
+    pub platform_relationship: Option<String>,
+    /// How many `video:tag` (their values are not kept).
+    #[serde(default)]
+    pub tag_count: u32,
+    /// How many `video:content_loc`, `video:player_loc`, `video:restriction` and
+    /// `video:platform` were written (the first of each is kept; Google allows one).
+    #[serde(default)]
+    pub content_loc_count: u32,
+    #[serde(default)]
+    pub player_loc_count: u32,
+    #[serde(default)]
+    pub restriction_count: u32,
+    #[serde(default)]
+    pub platform_count: u32,
 }
 
 /// A `news:news` (Google News sitemap extension 0.9).

@@ -326,6 +326,19 @@ impl<'o> Validator<'o> {
                 format!("news:news lacks {}", missing.join(", "))
             });
         }
+        if let Some(language) = news
+            .publication_language
+            .as_deref()
+            .filter(|code| !code.is_empty() && !is_news_language(code))
+        {
+            issues.push(issues::NEWS_INVALID, Some(at), || {
+                format!(
+                    "news:publication/news:language `{}` is not an ISO 639 language code (two or \
+                     three lowercase letters; `zh-cn` or `zh-tw` for Chinese)",
+                    shorten(language)
+                )
+            });
+        }
         let Some(date) = news.publication_date.as_deref().filter(|d| !d.is_empty()) else {
             return;
         };
@@ -553,7 +566,178 @@ fn check_videos(draft: &Draft, issues: &mut Issues) {
                     .to_owned()
             });
         }
+        for problem in video_problems(video) {
+            issues.push(issues::VIDEO_INVALID, Some(at), || problem);
+        }
     }
+}
+
+/// The most `video:tag` Google reads per video.
+const MAX_VIDEO_TAGS: u32 = 32;
+/// The longest `video:description`, in characters.
+const MAX_VIDEO_DESCRIPTION_CHARS: usize = 2_048;
+/// The longest video, in seconds (8 hours).
+const MAX_VIDEO_SECONDS: u32 = 28_800;
+/// The longest `video:uploader`, in characters.
+const MAX_VIDEO_UPLOADER_CHARS: usize = 255;
+
+/// What Google's video sitemap documentation does not accept in a `video:video`, field by field
+/// (the required fields are checked by the caller).
+fn video_problems(video: &super::Video) -> Vec<String> {
+    fn value(field: &Option<String>) -> Option<&str> {
+        field.as_deref().filter(|v| !v.is_empty())
+    }
+    let mut problems = Vec::new();
+    for (name, url) in [
+        ("video:thumbnail_loc", &video.thumbnail_loc),
+        ("video:content_loc", &video.content_loc),
+        ("video:player_loc", &video.player_loc),
+    ] {
+        if let Some(url) = value(url).filter(|url| !has_http_scheme(url)) {
+            problems.push(format!("{name} `{}` is not an http(s) URL", shorten(url)));
+        }
+    }
+    if let Some(description) = value(&video.description) {
+        let chars = description.chars().count();
+        if chars > MAX_VIDEO_DESCRIPTION_CHARS {
+            problems.push(format!(
+                "video:description is {chars} characters; Google allows at most \
+                 {MAX_VIDEO_DESCRIPTION_CHARS}"
+            ));
+        }
+    }
+    if let Some(duration) = value(&video.duration)
+        && !duration
+            .parse::<u32>()
+            .is_ok_and(|seconds| (1..=MAX_VIDEO_SECONDS).contains(&seconds))
+    {
+        problems.push(format!(
+            "video:duration `{}` is not a whole number of seconds from 1 to 28800 (8 hours)",
+            shorten(duration)
+        ));
+    }
+    if let Some(rating) = value(&video.rating)
+        && !(rating.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && rating
+                .parse::<f64>()
+                .is_ok_and(|r| (0.0..=5.0).contains(&r)))
+    {
+        problems.push(format!(
+            "video:rating `{}` is not a number from 0.0 to 5.0",
+            shorten(rating)
+        ));
+    }
+    if let Some(views) = value(&video.view_count)
+        && views.parse::<u64>().is_err()
+    {
+        problems.push(format!(
+            "video:view_count `{}` is not a whole number",
+            shorten(views)
+        ));
+    }
+    if video.tag_count > MAX_VIDEO_TAGS {
+        problems.push(format!(
+            "{} video:tag; Google reads at most {MAX_VIDEO_TAGS}",
+            video.tag_count
+        ));
+    }
+    for (name, date) in [
+        ("video:publication_date", &video.publication_date),
+        ("video:expiration_date", &video.expiration_date),
+    ] {
+        if let Some(date) = value(date)
+            && parse_w3c_datetime(date).is_none()
+        {
+            problems.push(format!("{name} `{}` {}", shorten(date), w3c_hint(date)));
+        }
+    }
+    for (name, flag) in [
+        ("video:family_friendly", &video.family_friendly),
+        ("video:requires_subscription", &video.requires_subscription),
+        ("video:live", &video.live),
+    ] {
+        if let Some(flag) = value(flag)
+            && !flag.eq_ignore_ascii_case("yes")
+            && !flag.eq_ignore_ascii_case("no")
+        {
+            problems.push(format!("{name} `{}` is not `yes` or `no`", shorten(flag)));
+        }
+    }
+    if let Some(uploader) = value(&video.uploader) {
+        let chars = uploader.chars().count();
+        if chars > MAX_VIDEO_UPLOADER_CHARS {
+            problems.push(format!(
+                "video:uploader is {chars} characters; Google allows at most \
+                 {MAX_VIDEO_UPLOADER_CHARS}"
+            ));
+        }
+    }
+    let is_country = |code: &str| code.len() == 2 && code.bytes().all(|b| b.is_ascii_alphabetic());
+    let is_platform = |name: &str| {
+        ["web", "mobile", "tv"]
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(name))
+    };
+    for (name, list, relationship, count, valid, what) in [
+        (
+            "video:restriction",
+            &video.restriction,
+            &video.restriction_relationship,
+            video.restriction_count,
+            &is_country as &dyn Fn(&str) -> bool,
+            "ISO 3166 country codes (`US GB`)",
+        ),
+        (
+            "video:platform",
+            &video.platform,
+            &video.platform_relationship,
+            video.platform_count,
+            &is_platform as &dyn Fn(&str) -> bool,
+            "platforms (`web`, `mobile`, `tv`)",
+        ),
+    ] {
+        if count == 0 {
+            continue;
+        }
+        match relationship.as_deref() {
+            Some(r) if r.eq_ignore_ascii_case("allow") || r.eq_ignore_ascii_case("deny") => {}
+            Some(r) => problems.push(format!(
+                "{name} relationship=`{}` is not `allow` or `deny`",
+                shorten(r)
+            )),
+            None => problems.push(format!(
+                "{name} has no relationship attribute (`allow` or `deny`); it is required"
+            )),
+        }
+        let items = list.as_deref().unwrap_or_default();
+        if let Some(bad) = items.split_ascii_whitespace().find(|item| !valid(item)) {
+            problems.push(format!(
+                "{name} `{}` is not a space-separated list of {what}",
+                shorten(bad)
+            ));
+        }
+        if count > 1 {
+            problems.push(format!("{count} {name} in one video; Google allows one"));
+        }
+    }
+    for (name, count) in [
+        ("video:content_loc", video.content_loc_count),
+        ("video:player_loc", video.player_loc_count),
+    ] {
+        if count > 1 {
+            problems.push(format!(
+                "{count} {name} in one video; Google allows one (only the first is read)"
+            ));
+        }
+    }
+    problems
+}
+
+/// An ISO 639 language code as Google News reads it: two or three letters, or `zh-cn` / `zh-tw`.
+fn is_news_language(code: &str) -> bool {
+    (2..=3).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_lowercase())
+        || code.eq_ignore_ascii_case("zh-cn")
+        || code.eq_ignore_ascii_case("zh-tw")
 }
 
 /// Finds a `lastmod` shared by nearly all entries without a hash table of every distinct value

@@ -351,6 +351,9 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                 self.text.clear();
                 self.capture = Some(field);
                 self.field_started(field, offset, locate);
+                if matches!(field, Field::VideoRestriction | Field::VideoPlatform) {
+                    self.relationship(field, start, attributes, locate(offset));
+                }
             }
             Role::Image => {
                 self.image = Image::default();
@@ -509,6 +512,33 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         }
     }
 
+    /// The `relationship` attribute of the first `video:restriction` or `video:platform`.
+    fn relationship(
+        &mut self,
+        field: Field,
+        start: &BytesStart<'_>,
+        attributes: TagAttributes<'_>,
+        at: Position,
+    ) {
+        let slot_empty = match field {
+            Field::VideoRestriction => self.video.restriction_relationship.is_none(),
+            _ => self.video.platform_relationship.is_none(),
+        };
+        let already = match field {
+            Field::VideoRestriction => self.video.restriction_count,
+            _ => self.video.platform_count,
+        };
+        if !slot_empty || already > 0 {
+            return;
+        }
+        let [relationship] = self.attributes(start, attributes, ["relationship"], at);
+        let value = relationship.map(|value| self.draft.pool.string_from(value.trim()));
+        match field {
+            Field::VideoRestriction => self.video.restriction_relationship = value,
+            _ => self.video.platform_relationship = value,
+        }
+    }
+
     fn open(&mut self, role: Role, declares: bool, name: &str) {
         let name_start = self.names.len();
         self.names.push_str(name);
@@ -611,6 +641,10 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                 self.image.loc = value;
                 return;
             }
+            Field::VideoTag => {
+                self.video.tag_count = self.video.tag_count.saturating_add(1);
+                return;
+            }
             Field::Lastmod => &mut entry.lastmod,
             Field::Changefreq => &mut entry.changefreq,
             Field::Priority => &mut entry.priority,
@@ -619,8 +653,28 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             Field::VideoThumbnail => &mut self.video.thumbnail_loc,
             Field::VideoTitle => &mut self.video.title,
             Field::VideoDescription => &mut self.video.description,
-            Field::VideoContent => &mut self.video.content_loc,
-            Field::VideoPlayer => &mut self.video.player_loc,
+            Field::VideoContent => {
+                self.video.content_loc_count = self.video.content_loc_count.saturating_add(1);
+                &mut self.video.content_loc
+            }
+            Field::VideoPlayer => {
+                self.video.player_loc_count = self.video.player_loc_count.saturating_add(1);
+                &mut self.video.player_loc
+            }
+            Field::VideoRestriction => {
+                self.video.restriction_count = self.video.restriction_count.saturating_add(1);
+                &mut self.video.restriction
+            }
+            Field::VideoPlatform => {
+                self.video.platform_count = self.video.platform_count.saturating_add(1);
+                &mut self.video.platform
+            }
+            Field::VideoRating => &mut self.video.rating,
+            Field::VideoViewCount => &mut self.video.view_count,
+            Field::VideoFamilyFriendly => &mut self.video.family_friendly,
+            Field::VideoRequiresSubscription => &mut self.video.requires_subscription,
+            Field::VideoLive => &mut self.video.live,
+            Field::VideoUploader => &mut self.video.uploader,
             Field::VideoDuration => &mut self.video.duration,
             Field::VideoPublicationDate => &mut self.video.publication_date,
             Field::VideoExpirationDate => &mut self.video.expiration_date,

@@ -32,7 +32,14 @@ const EXPECTED: [(&str, SitemapKind, u64, bool, &[&str]); 44] = {
             &["sitemap/bad-root-or-namespace", "sitemap/not-xml"],
         ),
         ("advertools/image_sitemap.xml", UrlSet, 2, false, NONE),
-        ("advertools/news_sitemap.xml", UrlSet, 6, false, STALE),
+        // `<news:language>en-US`: Google News takes an ISO 639 code (`en`).
+        (
+            "advertools/news_sitemap.xml",
+            UrlSet,
+            6,
+            false,
+            &["sitemap/news-invalid", "sitemap/news-stale"],
+        ),
         (
             "advertools/regular_sitemap.xml",
             UrlSet,

@@ -52,6 +52,9 @@ fn extensions_are_typed_fields() {
             duration: Some("600".to_owned()),
             publication_date: Some("2026-11-01".to_owned()),
             expiration_date: Some("2027-11-01".to_owned()),
+            content_loc_count: 1,
+            player_loc_count: 1,
+            ..Video::default()
         }]
     );
     assert_eq!(
