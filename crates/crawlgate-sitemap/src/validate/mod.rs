@@ -6,13 +6,13 @@ mod store;
 use super::collect::Draft;
 use super::datetime::{self, W3cDatetime, parse_rfc2822, parse_w3c_datetime};
 use super::hreflang::hreflang_problem;
-use super::issues::{self, Issues, Position};
+use super::issues::{self, Issues, MAX_ISSUES_PER_RULE, Position};
 use super::loc::{CheckedUrl, check_loc, has_http_scheme};
 use super::scope::{Placement, Scope};
 use super::{MAX_IMAGES_PER_URL, SitemapKind, SitemapOptions};
 use jiff::Timestamp;
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{BinaryHeap, HashMap};
 use store::{ChunkedList, LINK_BUCKETS, PreHashed, hash, link_bucket, pair_key};
 
 /// Entries whose URL hash is remembered for duplicates and hreflang return links. Past this
@@ -462,33 +462,46 @@ impl<'o> Validator<'o> {
         // search or hash-set probe per link misses the cache at nearly every step (the
         // benchmark has 250,000 links), and this runs alone, after the tokenizer thread ends.
         // Both links of a pair fall in one bucket, sorted on its own.
-        let mut one_way: Vec<AlternateLink> = Vec::new();
+        // Only the first one-way links in document order become issues (the rest are counted):
+        // a bounded max-heap by position keeps those, so a file of 100,000 one-way links holds
+        // 1,000 of them, not all, and links to URLs not listed here are never kept.
+        let room = usize::try_from(MAX_ISSUES_PER_RULE).unwrap_or(usize::MAX);
+        let mut first: BinaryHeap<(Position, u64, u32)> = BinaryHeap::with_capacity(room + 1);
+        let mut past_first = 0u64;
         let mut links: Vec<AlternateLink> = Vec::new();
         for bucket in &self.alternates {
             links.clear();
             links.extend(bucket.iter());
             links.sort_unstable_by_key(|link| link.pair);
-            one_way.extend(
-                links
-                    .chunk_by(|a, b| a.pair | 1 == b.pair | 1)
-                    .filter(|pair| {
-                        pair.first().map(|link| link.pair) == pair.last().map(|link| link.pair)
-                    })
-                    .flatten(),
-            );
+            let one_way = links
+                .chunk_by(|a, b| a.pair | 1 == b.pair | 1)
+                .filter(|pair| {
+                    pair.first().map(|link| link.pair) == pair.last().map(|link| link.pair)
+                })
+                .flatten();
+            for link in one_way {
+                let Some(&target_line) = self.seen.get(&link.to) else {
+                    continue;
+                };
+                first.push((link.at, link.to, target_line));
+                if first.len() > room {
+                    first.pop();
+                    past_first += 1;
+                }
+            }
         }
         // Reported in document order.
-        one_way.sort_unstable_by_key(|link| (link.at.line, link.at.column));
-        for link in &one_way {
-            let Some(&target_line) = self.seen.get(&link.to) else {
-                continue;
-            };
-            issues.push(issues::HREFLANG_INVALID, Some(link.at), || {
+        for (at, _, target_line) in first.into_sorted_vec() {
+            issues.push(issues::HREFLANG_INVALID, Some(at), || {
                 format!(
                     "this hreflang alternate has its own <url> at line {target_line}, which does \
                      not list this URL back (Google ignores one-way pairs)"
                 )
             });
+        }
+        for _ in 0..past_first {
+            // Counted for the summary; never built (the rule's list is full by now).
+            issues.push(issues::HREFLANG_INVALID, None, String::new);
         }
     }
 }
