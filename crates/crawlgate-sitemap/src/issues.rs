@@ -181,6 +181,25 @@ pub(crate) struct Position {
 /// How many issues of one rule are kept before the rest are only counted.
 pub const MAX_ISSUES_PER_RULE: u32 = 1_000;
 
+/// The longest message kept, in bytes: quoted values are already shortened to 200 characters,
+/// but a message quoting two of them in a non-Latin script could reach 2 KB.
+const MAX_MESSAGE_BYTES: usize = 600;
+
+/// A message cut to [`MAX_MESSAGE_BYTES`] on a character boundary, holding no spare capacity:
+/// `format!` grows its buffer by doubling, and thousands of kept issues would carry the slack.
+fn bounded(mut message: String) -> String {
+    if message.len() > MAX_MESSAGE_BYTES {
+        let mut cut = MAX_MESSAGE_BYTES - '…'.len_utf8();
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        message.truncate(cut);
+        message.push('…');
+    }
+    message.shrink_to_fit();
+    message
+}
+
 #[derive(Debug)]
 struct RuleCount {
     code: Code,
@@ -231,7 +250,7 @@ impl Issues {
             severity: rule.severity,
             line: position.map(|at| at.line),
             column: position.map(|at| at.column),
-            message: message(),
+            message: bounded(message()),
         });
     }
 
@@ -290,6 +309,18 @@ mod tests {
                 .iter()
                 .any(|issue| issue.message.starts_with("5 more `sitemap/loc-invalid`"))
         );
+    }
+
+    #[test]
+    fn long_messages_are_cut_on_a_character_boundary() {
+        let mut issues = Issues::default();
+        issues.push(LOC_INVALID, None, || "é".repeat(1_000));
+        issues.push(LOC_INVALID, None, || "short".to_owned());
+        let list = issues.finish();
+        assert_eq!(list[0].message.len(), MAX_MESSAGE_BYTES - 1);
+        assert!(list[0].message.ends_with('…'));
+        assert_eq!(list[0].message.capacity(), list[0].message.len());
+        assert_eq!(list[1].message, "short");
     }
 
     #[test]
