@@ -597,20 +597,17 @@ const MAX_VIDEO_UPLOADER_CHARS: usize = 255;
 /// What Google's video sitemap documentation does not accept in a `video:video`, field by field
 /// (the required fields are checked by the caller).
 fn video_problems(video: &super::Video) -> Vec<String> {
-    fn value(field: &Option<String>) -> Option<&str> {
-        field.as_deref().filter(|v| !v.is_empty())
-    }
     let mut problems = Vec::new();
     for (name, url) in [
         ("video:thumbnail_loc", &video.thumbnail_loc),
         ("video:content_loc", &video.content_loc),
         ("video:player_loc", &video.player_loc),
     ] {
-        if let Some(url) = value(url).filter(|url| !has_http_scheme(url)) {
+        if let Some(url) = value(url.as_ref()).filter(|url| !has_http_scheme(url)) {
             problems.push(format!("{name} `{}` is not an http(s) URL", shorten(url)));
         }
     }
-    if let Some(description) = value(&video.description) {
+    if let Some(description) = value(video.description.as_ref()) {
         let chars = description.chars().count();
         if chars > MAX_VIDEO_DESCRIPTION_CHARS {
             problems.push(format!(
@@ -619,7 +616,7 @@ fn video_problems(video: &super::Video) -> Vec<String> {
             ));
         }
     }
-    if let Some(duration) = value(&video.duration)
+    if let Some(duration) = value(video.duration.as_ref())
         && !duration
             .parse::<u32>()
             .is_ok_and(|seconds| (1..=MAX_VIDEO_SECONDS).contains(&seconds))
@@ -629,7 +626,7 @@ fn video_problems(video: &super::Video) -> Vec<String> {
             shorten(duration)
         ));
     }
-    if let Some(rating) = value(&video.rating)
+    if let Some(rating) = value(video.rating.as_ref())
         && !(rating.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && rating
                 .parse::<f64>()
@@ -640,7 +637,7 @@ fn video_problems(video: &super::Video) -> Vec<String> {
             shorten(rating)
         ));
     }
-    if let Some(views) = value(&video.view_count)
+    if let Some(views) = value(video.view_count.as_ref())
         && views.parse::<u64>().is_err()
     {
         problems.push(format!(
@@ -658,7 +655,7 @@ fn video_problems(video: &super::Video) -> Vec<String> {
         ("video:publication_date", &video.publication_date),
         ("video:expiration_date", &video.expiration_date),
     ] {
-        if let Some(date) = value(date)
+        if let Some(date) = value(date.as_ref())
             && parse_w3c_datetime(date).is_none()
         {
             problems.push(format!("{name} `{}` {}", shorten(date), w3c_hint(date)));
@@ -669,14 +666,14 @@ fn video_problems(video: &super::Video) -> Vec<String> {
         ("video:requires_subscription", &video.requires_subscription),
         ("video:live", &video.live),
     ] {
-        if let Some(flag) = value(flag)
+        if let Some(flag) = value(flag.as_ref())
             && !flag.eq_ignore_ascii_case("yes")
             && !flag.eq_ignore_ascii_case("no")
         {
             problems.push(format!("{name} `{}` is not `yes` or `no`", shorten(flag)));
         }
     }
-    if let Some(uploader) = value(&video.uploader) {
+    if let Some(uploader) = value(video.uploader.as_ref()) {
         let chars = uploader.chars().count();
         if chars > MAX_VIDEO_UPLOADER_CHARS {
             problems.push(format!(
@@ -685,6 +682,17 @@ fn video_problems(video: &super::Video) -> Vec<String> {
             ));
         }
     }
+    video_list_problems(video, &mut problems);
+    problems
+}
+
+/// A value that is present and not empty.
+fn value(field: Option<&String>) -> Option<&str> {
+    field.map(String::as_str).filter(|v| !v.is_empty())
+}
+
+/// `video:restriction` and `video:platform`, and locations written more than once.
+fn video_list_problems(video: &super::Video, problems: &mut Vec<String>) {
     let is_country = |code: &str| code.len() == 2 && code.bytes().all(|b| b.is_ascii_alphabetic());
     let is_platform = |name: &str| {
         ["web", "mobile", "tv"]
@@ -743,7 +751,6 @@ fn video_problems(video: &super::Video) -> Vec<String> {
             ));
         }
     }
-    problems
 }
 
 /// An ISO 639 language code as Google News reads it: two or three letters, or `zh-cn` / `zh-tw`.

@@ -347,14 +347,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                 self.draft.reset(at);
                 self.collector.start_record(at);
             }
-            Role::Field(field) => {
-                self.text.clear();
-                self.capture = Some(field);
-                self.field_started(field, offset, locate);
-                if matches!(field, Field::VideoRestriction | Field::VideoPlatform) {
-                    self.relationship(field, start, attributes, locate(offset));
-                }
-            }
+            Role::Field(field) => self.start_field(field, start, attributes, offset, locate),
             Role::Image => {
                 self.image = Image::default();
                 self.draft.at.image_count += 1;
@@ -497,6 +490,22 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         self.root_ns = uri;
         self.collector.set_kind(kind, news);
         Flow::Continue
+    }
+
+    fn start_field(
+        &mut self,
+        field: Field,
+        start: &BytesStart<'_>,
+        attributes: TagAttributes<'_>,
+        offset: u64,
+        locate: &dyn Fn(u64) -> Position,
+    ) {
+        self.text.clear();
+        self.capture = Some(field);
+        self.field_started(field, offset, locate);
+        if matches!(field, Field::VideoRestriction | Field::VideoPlatform) {
+            self.relationship(field, start, attributes, locate(offset));
+        }
     }
 
     fn field_started(&mut self, field: Field, offset: u64, locate: &dyn Fn(u64) -> Position) {

@@ -250,6 +250,7 @@ fn memory_for_a_huge_single_value_is_only_that_value() {
 
 #[test]
 fn one_way_hreflang_links_past_the_issue_cap_are_counted_not_kept() {
+    use std::fmt::Write as _;
     // Each URL lists itself and the next one, which never lists it back: 1,499 one-way links to
     // listed URLs, and one to a URL not listed (no issue).
     let mut xml = String::from(
@@ -257,13 +258,15 @@ fn one_way_hreflang_links_past_the_issue_cap_are_counted_not_kept() {
          xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
     );
     for i in 0..1_500 {
-        xml.push_str(&format!(
+        writeln!(
+            xml,
             "<url><loc>https://example.com/{i}</loc>\
              <xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"https://example.com/{i}\"/>\
              <xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"https://example.com/{}\"/>\
-             </url>\n",
+             </url>",
             i + 1
-        ));
+        )
+        .unwrap();
     }
     xml.push_str("</urlset>\n");
     let summary = sitemap::parse_borrowed(xml.as_bytes(), &options(), |_| {});

@@ -293,6 +293,7 @@ fn loc_invalid_covers_each_way_a_loc_goes_wrong() {
 
 #[test]
 fn what_is_no_http_url_is_no_entry() {
+    use std::fmt::Write as _;
     let schemes = [
         "file:///etc/passwd",
         "javascript:alert(1)",
@@ -307,7 +308,7 @@ fn what_is_no_http_url_is_no_entry() {
          xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
     for loc in schemes {
-        xml.push_str(&format!("<sitemap><loc>{loc}</loc></sitemap>\n"));
+        writeln!(xml, "<sitemap><loc>{loc}</loc></sitemap>").unwrap();
     }
     xml.push_str("<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n");
     let parsed = sitemap::parse_bytes(
