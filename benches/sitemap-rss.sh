@@ -18,23 +18,26 @@ if [ ! -f "$generated/sitemap-50mb.xml" ]; then
   cargo bench -p crawlgate-benches --bench sitemap -- --list >/dev/null
 fi
 if [ ! -f "$generated/sitemap-50mb-issues.xml" ]; then
-  # 38,000 entries of about 1.35 KB (51.4 MB): a news article, two images, a video without its
-  # description, three hreflang alternates of which one is never reciprocated, and a lastmod
-  # that is no date; every 40th loc has a space and every 50th is listed twice. Each of
+  # 33,000 entries of about 1.58 KB (52.2 MB): a news article, two images, a video without its
+  # description, five hreflang alternates (itself; the next entry, which never links back; three
+  # pages not listed), and a lastmod that is no date; every 40th loc has a space and every 50th
+  # is listed twice. Each of
   # loc-invalid, lastmod-invalid, video-invalid, hreflang-invalid, news-stale and duplicate-url
   # passes the 1,000 issues kept per rule.
   mkdir -p "$generated"
   awk 'BEGIN {
     print "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"
     print "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\" xmlns:video=\"http://www.google.com/schemas/sitemap-video/1.1\" xmlns:news=\"http://www.google.com/schemas/sitemap-news/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">"
-    for (i = 0; i < 38000; i++) {
+    for (i = 0; i < 33000; i++) {
       n = (i % 50 == 49) ? i - 1 : i
       page = "https://www.example.com/catalogue/section-" int(n / 100) "/article-" n
       loc = (i % 40 == 39) ? page " copy" : page
       print "<url><loc>" loc "</loc><lastmod>" (i % 28 + 1) "/11/2026</lastmod>"
       print "<xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"" page "\"/>"
-      print "<xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"" page "?lang=de\"/>"
+      print "<xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"https://www.example.com/catalogue/section-" int((n + 1) / 100) "/article-" n + 1 "\"/>"
       print "<xhtml:link rel=\"alternate\" hreflang=\"fr-FR\" href=\"https://www.example.com/fr/catalogue/article-" n "\"/>"
+      print "<xhtml:link rel=\"alternate\" hreflang=\"es\" href=\"" page "?lang=es\"/>"
+      print "<xhtml:link rel=\"alternate\" hreflang=\"it\" href=\"" page "?lang=it\"/>"
       print "<image:image><image:loc>https://img.example.com/catalogue/" n "/front-cover-large.jpg</image:loc><image:title>Front cover of article " n "</image:title></image:image>"
       print "<image:image><image:loc>https://img.example.com/catalogue/" n "/back-cover-large.jpg</image:loc></image:image>"
       print "<video:video><video:thumbnail_loc>https://img.example.com/catalogue/" n "/video-thumbnail.jpg</video:thumbnail_loc><video:title>Trailer for article " n "</video:title><video:content_loc>https://media.example.com/catalogue/" n "/trailer-1080p.mp4</video:content_loc><video:duration>95</video:duration></video:video>"
