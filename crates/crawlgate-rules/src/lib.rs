@@ -152,6 +152,7 @@ pub static RULES: &[&dyn Rule] = &[
     &sitemap::HreflangInvalid,
     &sitemap::ImageBlocked,
     &sitemap::ImageLimit,
+    &sitemap::ImageInvalid,
     &sitemap::VideoInvalid,
     &sitemap::NewsInvalid,
     &sitemap::NewsStale,

@@ -46,6 +46,7 @@ pub(crate) const CHANGEFREQ_PRIORITY_INVALID: Rule =
 pub(crate) const DUPLICATE_URL: Rule = rule(Code::DuplicateUrl);
 pub(crate) const HREFLANG_INVALID: Rule = rule(Code::HreflangInvalid);
 pub(crate) const IMAGE_LIMIT: Rule = rule(Code::ImageLimit);
+pub(crate) const IMAGE_INVALID: Rule = rule(Code::ImageInvalid);
 pub(crate) const VIDEO_INVALID: Rule = rule(Code::VideoInvalid);
 pub(crate) const NEWS_INVALID: Rule = rule(Code::NewsInvalid);
 pub(crate) const NEWS_STALE: Rule = rule(Code::NewsStale);
@@ -95,6 +96,8 @@ crawlgate_issue::issue_codes! {
         HreflangInvalid = ("sitemap/hreflang-invalid", Error),
         /// More than 1,000 `image:image` in one `<url>`.
         ImageLimit = ("sitemap/image-limit", Error),
+        /// An `image:image` without `image:loc`, or whose `image:loc` is no http(s) URL.
+        ImageInvalid = ("sitemap/image-invalid", Error),
         /// A `video:video` missing required fields, with values outside Google's limits, or its
         /// `content_loc` equal to the page.
         VideoInvalid = ("sitemap/video-invalid", Error),
@@ -156,6 +159,8 @@ pub mod rule_ids {
     pub const HREFLANG_INVALID: &str = Code::HreflangInvalid.id();
     /// More than 1,000 `image:image` in one `<url>`.
     pub const IMAGE_LIMIT: &str = Code::ImageLimit.id();
+    /// An `image:image` without `image:loc`, or whose `image:loc` is no http(s) URL.
+    pub const IMAGE_INVALID: &str = Code::ImageInvalid.id();
     /// A `video:video` missing required fields, with values outside Google's limits, or its
     /// `content_loc` equal to the page.
     pub const VIDEO_INVALID: &str = Code::VideoInvalid.id();

@@ -161,6 +161,7 @@ rule_tests! {
         hreflang_invalid => HreflangInvalid,
         image_blocked => ImageBlocked,
         image_limit => ImageLimit,
+        image_invalid => ImageInvalid,
         video_invalid => VideoInvalid,
         news_invalid => NewsInvalid,
         news_stale => NewsStale,

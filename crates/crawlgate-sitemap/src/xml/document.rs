@@ -77,6 +77,8 @@ pub(super) struct Document<'c, 'o, F> {
     text: String,
     draft: Draft,
     image: Image,
+    /// Where the open `image:image` starts.
+    image_at: Position,
     video: Video,
     news: News,
     reported_prefixes: Vec<String>,
@@ -101,6 +103,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             text: String::new(),
             draft: Draft::default(),
             image: Image::default(),
+            image_at: Position::default(),
             video: Video::default(),
             news: News::default(),
             reported_prefixes: Vec::new(),
@@ -350,6 +353,7 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             Role::Field(field) => self.start_field(field, start, attributes, offset, locate),
             Role::Image => {
                 self.image = Image::default();
+                self.image_at = locate(offset);
                 self.draft.at.image_count += 1;
             }
             Role::Video => {
@@ -606,6 +610,21 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             Role::Record => self.collector.finish_record(&mut self.draft, self.issues),
             Role::Image => {
                 let image = std::mem::take(&mut self.image);
+                let at = Some(self.image_at);
+                if image.loc.is_empty() {
+                    self.issues.push(issues::IMAGE_INVALID, at, || {
+                        "image:image has no image:loc (or an empty one): Google reads nothing \
+                         from it"
+                            .to_owned()
+                    });
+                } else if !crate::loc::has_http_scheme(&image.loc) {
+                    self.issues.push(issues::IMAGE_INVALID, at, || {
+                        format!(
+                            "image:loc `{}` is not an absolute http(s) URL",
+                            shorten(&image.loc)
+                        )
+                    });
+                }
                 if !image.loc.is_empty()
                     && (self.draft.entry.images.len() as u64) < crate::MAX_IMAGES_PER_URL
                 {

@@ -52,7 +52,7 @@ fn with_rule<'a>(summary: &'a SitemapSummary, rule: &str) -> Vec<&'a Issue> {
 
 /// The rule folders: every rule this module reports from a document that fits in a fixture.
 /// Besides the rule folders: `kinds/` (one document per kind), `examples/` (README.md's example).
-const RULE_FOLDERS: [&str; 22] = [
+const RULE_FOLDERS: [&str; 23] = [
     "not-xml",
     "bad-root-or-namespace",
     "gzip-invalid",
@@ -69,6 +69,7 @@ const RULE_FOLDERS: [&str; 22] = [
     "duplicate-url",
     "hreflang-invalid",
     "image-limit",
+    "image-invalid",
     "video-invalid",
     "news-invalid",
     "news-stale",
@@ -710,4 +711,22 @@ fn news_language_is_an_iso_639_code() {
             "{bad}"
         );
     }
+}
+
+#[test]
+fn images_need_an_http_image_loc() {
+    let summary = check("image-invalid/fires.xml");
+    let found: Vec<_> = with_rule(&summary, "sitemap/image-invalid")
+        .iter()
+        .map(|issue| (issue.line, issue.column, issue.message.clone()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!((found[0].0, found[0].1), (Some(5), Some(5)));
+    assert!(found[0].2.contains("has no image:loc"));
+    assert_eq!(found[1].0, Some(6));
+    assert!(
+        found[1]
+            .2
+            .contains("`/img/relative.jpg` is not an absolute http(s) URL")
+    );
 }
