@@ -329,6 +329,46 @@ fn sitemap_check_fetches_an_index_and_its_children() {
 }
 
 #[test]
+fn sitemap_check_reports_a_nested_index_as_the_audit_does() {
+    let top = "<?xml version=\"1.0\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+               <sitemap><loc>{{origin}}/pages.xml</loc></sitemap>\n\
+               <sitemap><loc>{{origin}}/nested.xml</loc></sitemap>\n</sitemapindex>\n";
+    let nested = "<?xml version=\"1.0\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                  <sitemap><loc>{{origin}}/more.xml</loc></sitemap>\n</sitemapindex>\n";
+    let pages = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                 <url><loc>{{origin}}/a</loc></url>\n</urlset>\n";
+    let server = serve(
+        ServedSite::new()
+            .file("top.xml", top)
+            .file("nested.xml", nested)
+            .file("pages.xml", pages)
+            .file("more.xml", pages),
+    );
+    let top_url = server.url("/top.xml");
+    let nested_url = server.url("/nested.xml");
+    let output = crawlgate(&["sitemap", "check", top_url.as_str()]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "{nested_url}: error[sitemap/nested-index]: {top_url} (line 4) lists {nested_url}, \
+             which is itself a sitemap index (1 sitemap); Google does not follow nested indexes"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.matches("sitemap/nested-index").count(),
+        1,
+        "{stdout}"
+    );
+
+    // An index of sitemaps of URLs is not nested.
+    let output = crawlgate(&["sitemap", "check", nested_url.as_str()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stdout));
+    assert!(!text(&output.stdout).contains("nested-index"));
+}
+
+#[test]
 fn ctrl_c_stops_the_crawl_and_reports_what_it_saw() {
     let mut site = ServedSite::new().file("index.html", "<a href=\"/slow\">slow</a>");
     site = site.route(Route::status("/slow", 200, "<p>late</p>").delay_ms(30_000));

@@ -145,13 +145,15 @@ fn urls_prints_only_the_urls_and_issues_go_to_stderr() {
     let output = check(&[&file, "--urls"]);
     assert_eq!(
         stdout(&output),
-        "https://example.com/\nhttps://example.com/about\nhttps://example.com/contact\nnot a url\n"
+        "https://example.com/\nhttps://example.com/about\nhttps://example.com/contact\n",
+        "a line that is no URL is reported, not printed as one"
     );
     assert_eq!(
         stderr(&output),
         format!(
             "{file}:5:1: error[sitemap/loc-invalid]: `not a url` is not an absolute URL \
-             (sitemaps need fully-qualified URLs, with scheme and host)\n"
+             (sitemaps need fully-qualified URLs, with scheme and host); not read as an entry of \
+             the sitemap\n"
         )
     );
     assert_eq!(output.status.code(), Some(1));

@@ -85,6 +85,16 @@ impl StringPool {
                 video.duration,
                 video.publication_date,
                 video.expiration_date,
+                video.rating,
+                video.view_count,
+                video.family_friendly,
+                video.requires_subscription,
+                video.live,
+                video.uploader,
+                video.restriction,
+                video.restriction_relationship,
+                video.platform,
+                video.platform_relationship,
             ] {
                 self.keep_some(field);
             }

@@ -46,6 +46,7 @@ pub(crate) const CHANGEFREQ_PRIORITY_INVALID: Rule =
 pub(crate) const DUPLICATE_URL: Rule = rule(Code::DuplicateUrl);
 pub(crate) const HREFLANG_INVALID: Rule = rule(Code::HreflangInvalid);
 pub(crate) const IMAGE_LIMIT: Rule = rule(Code::ImageLimit);
+pub(crate) const IMAGE_INVALID: Rule = rule(Code::ImageInvalid);
 pub(crate) const VIDEO_INVALID: Rule = rule(Code::VideoInvalid);
 pub(crate) const NEWS_INVALID: Rule = rule(Code::NewsInvalid);
 pub(crate) const NEWS_STALE: Rule = rule(Code::NewsStale);
@@ -56,7 +57,8 @@ crawlgate_issue::issue_codes! {
     pub enum Code {
         /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
         NotXml = ("sitemap/not-xml", Error),
-        /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
+        /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, the sitemaps.org namespace wrong, or
+        /// an element unknown in it or taken out of it.
         BadRootOrNamespace = ("sitemap/bad-root-or-namespace", Warning),
         /// The body starts with gzip's magic bytes but is not valid, complete gzip.
         GzipInvalid = ("sitemap/gzip-invalid", Error),
@@ -94,15 +96,21 @@ crawlgate_issue::issue_codes! {
         HreflangInvalid = ("sitemap/hreflang-invalid", Error),
         /// More than 1,000 `image:image` in one `<url>`.
         ImageLimit = ("sitemap/image-limit", Error),
-        /// A `video:video` missing required fields, or its `content_loc` equal to the page.
+        /// An `image:image` without `image:loc`, or whose `image:loc` is no http(s) URL.
+        ImageInvalid = ("sitemap/image-invalid", Error),
+        /// A `video:video` missing required fields, with values outside Google's limits, or its
+        /// `content_loc` equal to the page.
         VideoInvalid = ("sitemap/video-invalid", Error),
-        /// A `news:news` missing required fields.
+        /// A `news:news` missing required fields, or with a malformed language or date.
         NewsInvalid = ("sitemap/news-invalid", Error),
         /// A `news:publication_date` older than two days.
         NewsStale = ("sitemap/news-stale", Warning),
         /// An index whose children lead back to it (reported by whoever follows the index: the
         /// crawler, `sitemap check`).
         Cycle = ("sitemap/cycle", Error),
+        /// An index that lists another index (reported by whoever follows the index: the crawler,
+        /// `sitemap check`).
+        NestedIndex = ("sitemap/nested-index", Error),
     }
 }
 
@@ -112,7 +120,8 @@ pub mod rule_ids {
 
     /// Not well-formed XML, nor a text sitemap; HTML served instead of a sitemap.
     pub const NOT_XML: &str = Code::NotXml.id();
-    /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, or the sitemaps.org namespace wrong.
+    /// Root not `urlset`/`sitemapindex`/`rss`/Atom `feed`, the sitemaps.org namespace wrong, or
+    /// an element unknown in it or taken out of it.
     pub const BAD_ROOT_OR_NAMESPACE: &str = Code::BadRootOrNamespace.id();
     /// The body starts with gzip's magic bytes but is not valid, complete gzip.
     pub const GZIP_INVALID: &str = Code::GzipInvalid.id();
@@ -150,15 +159,21 @@ pub mod rule_ids {
     pub const HREFLANG_INVALID: &str = Code::HreflangInvalid.id();
     /// More than 1,000 `image:image` in one `<url>`.
     pub const IMAGE_LIMIT: &str = Code::ImageLimit.id();
-    /// A `video:video` missing required fields, or its `content_loc` equal to the page.
+    /// An `image:image` without `image:loc`, or whose `image:loc` is no http(s) URL.
+    pub const IMAGE_INVALID: &str = Code::ImageInvalid.id();
+    /// A `video:video` missing required fields, with values outside Google's limits, or its
+    /// `content_loc` equal to the page.
     pub const VIDEO_INVALID: &str = Code::VideoInvalid.id();
-    /// A `news:news` missing required fields.
+    /// A `news:news` missing required fields, or with a malformed language or date.
     pub const NEWS_INVALID: &str = Code::NewsInvalid.id();
     /// A `news:publication_date` older than two days.
     pub const NEWS_STALE: &str = Code::NewsStale.id();
     /// An index whose children lead back to it (reported by whoever follows the index: the
     /// crawler, `sitemap check`).
     pub const CYCLE: &str = Code::Cycle.id();
+    /// An index that lists another index (reported by whoever follows the index: the crawler,
+    /// `sitemap check`).
+    pub const NESTED_INDEX: &str = Code::NestedIndex.id();
 }
 
 /// Where an issue is: 1-based line and column (columns count bytes).
@@ -170,6 +185,25 @@ pub(crate) struct Position {
 
 /// How many issues of one rule are kept before the rest are only counted.
 pub const MAX_ISSUES_PER_RULE: u32 = 1_000;
+
+/// The longest message kept, in bytes: quoted values are already shortened to 200 characters,
+/// but a message quoting two of them in a non-Latin script could reach 2 KB.
+const MAX_MESSAGE_BYTES: usize = 600;
+
+/// A message cut to [`MAX_MESSAGE_BYTES`] on a character boundary, holding no spare capacity:
+/// `format!` grows its buffer by doubling, and thousands of kept issues would carry the slack.
+fn bounded(mut message: String) -> String {
+    if message.len() > MAX_MESSAGE_BYTES {
+        let mut cut = MAX_MESSAGE_BYTES - '…'.len_utf8();
+        while !message.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        message.truncate(cut);
+        message.push('…');
+    }
+    message.shrink_to_fit();
+    message
+}
 
 #[derive(Debug)]
 struct RuleCount {
@@ -221,7 +255,7 @@ impl Issues {
             severity: rule.severity,
             line: position.map(|at| at.line),
             column: position.map(|at| at.column),
-            message: message(),
+            message: bounded(message()),
         });
     }
 
@@ -280,6 +314,18 @@ mod tests {
                 .iter()
                 .any(|issue| issue.message.starts_with("5 more `sitemap/loc-invalid`"))
         );
+    }
+
+    #[test]
+    fn long_messages_are_cut_on_a_character_boundary() {
+        let mut issues = Issues::default();
+        issues.push(LOC_INVALID, None, || "é".repeat(1_000));
+        issues.push(LOC_INVALID, None, || "short".to_owned());
+        let list = issues.finish();
+        assert_eq!(list[0].message.len(), MAX_MESSAGE_BYTES - 1);
+        assert!(list[0].message.ends_with('…'));
+        assert_eq!(list[0].message.capacity(), list[0].message.len());
+        assert_eq!(list[1].message, "short");
     }
 
     #[test]

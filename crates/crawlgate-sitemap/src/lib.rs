@@ -33,7 +33,8 @@
 //! let options = SitemapOptions::new("2026-02-01T00:00:00Z".parse().unwrap());
 //! let parsed = sitemap::parse_bytes(xml, &options);
 //! assert_eq!(parsed.summary.kind, SitemapKind::UrlSet);
-//! assert_eq!(parsed.entries.len(), 2);
+//! // The relative loc is reported, and is no entry.
+//! assert_eq!(parsed.entries.len(), 1);
 //! assert_eq!(parsed.entries[0].line, 3);
 //! let issue = &parsed.summary.issues[0];
 //! assert_eq!((issue.code, issue.line), (sitemap::Code::LocInvalid, Some(4)));
@@ -211,6 +212,33 @@ pub struct Video {
     pub duration: Option<String>,
     pub publication_date: Option<String>,
     pub expiration_date: Option<String>,
+    pub rating: Option<String>,
+    pub view_count: Option<String>,
+    pub family_friendly: Option<String>,
+    pub requires_subscription: Option<String>,
+    pub live: Option<String>,
+    pub uploader: Option<String>,
+    /// `video:restriction`: space-separated ISO 3166 country codes.
+    pub restriction: Option<String>,
+    /// `video:restriction`'s `relationship` attribute (`allow` or `deny`).
+    pub restriction_relationship: Option<String>,
+    /// `video:platform`: space-separated `web`, `mobile`, `tv`.
+    pub platform: Option<String>,
+    /// `video:platform`'s `relationship` attribute (`allow` or `deny`).
+    pub platform_relationship: Option<String>,
+    /// How many `video:tag` (their values are not kept).
+    #[serde(default)]
+    pub tag_count: u32,
+    /// How many `video:content_loc`, `video:player_loc`, `video:restriction` and
+    /// `video:platform` were written (the first of each is kept; Google allows one).
+    #[serde(default)]
+    pub content_loc_count: u32,
+    #[serde(default)]
+    pub player_loc_count: u32,
+    #[serde(default)]
+    pub restriction_count: u32,
+    #[serde(default)]
+    pub platform_count: u32,
 }
 
 /// A `news:news` (Google News sitemap extension 0.9).
@@ -281,7 +309,9 @@ fn parse_into<R: Read + Send>(
             issues.push(issues::EMPTY, None, || "the body is empty".to_owned());
         }
         Content::Unreadable => {}
-        Content::Xml => stopped_early = xml::parse(&mut track, &mut collector, &mut issues),
+        Content::Xml { after_space } => {
+            stopped_early = xml::parse(&mut track, &mut collector, &mut issues, after_space);
+        }
         Content::Text => stopped_early = text::parse(&mut track, &mut collector, &mut issues),
         Content::GzipAgain => {
             issues.push(issues::NOT_XML, None, || {
@@ -335,7 +365,11 @@ enum Content {
     Empty,
     /// The first read failed (reported from the reader layer).
     Unreadable,
-    Xml,
+    /// `after_space`: white space came first (skipped here), which XML allows only after an
+    /// XML declaration.
+    Xml {
+        after_space: bool,
+    },
     Text,
     GzipAgain,
     Utf16,
@@ -354,6 +388,7 @@ fn sniff<R: Read>(track: &mut LineTrack<R>) -> Content {
     } else if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") {
         return Content::Utf16;
     }
+    let mut after_space = false;
     loop {
         let Ok(head) = track.fill_buf() else {
             return Content::Unreadable;
@@ -362,11 +397,20 @@ fn sniff<R: Read>(track: &mut LineTrack<R>) -> Content {
             return Content::Empty;
         }
         match head.iter().find(|byte| !byte.is_ascii_whitespace()) {
-            Some(b'<') => return Content::Xml,
+            Some(b'<') => {
+                let space = head
+                    .iter()
+                    .take_while(|byte| byte.is_ascii_whitespace())
+                    .count();
+                return Content::Xml {
+                    after_space: after_space || space > 0,
+                };
+            }
             Some(_) => return Content::Text,
             // Whitespace only so far: skip it and look further.
             None => {
                 let all = head.len();
+                after_space = true;
                 track.consume(all);
             }
         }

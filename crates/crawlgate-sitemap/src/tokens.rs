@@ -17,7 +17,7 @@
 use super::attributes::{self, Plain};
 use super::reader::{Capped, LineTrack};
 use quick_xml::errors::Error;
-use quick_xml::events::{BytesCData, BytesEnd, BytesRef, BytesStart, BytesText, Event};
+use quick_xml::events::{BytesCData, BytesDecl, BytesEnd, BytesRef, BytesStart, BytesText, Event};
 use quick_xml::reader::Reader;
 use std::io::{BufRead, Read};
 
@@ -34,7 +34,9 @@ pub(crate) enum Kind {
     CData,
     GeneralRef,
     DocType,
-    /// A declaration, processing instruction or comment: nothing to read.
+    /// The XML declaration: only its place matters.
+    Decl,
+    /// A processing instruction or comment: nothing to read.
     Skipped,
 }
 
@@ -115,9 +117,8 @@ impl Batch {
             Event::CData(data) => (Kind::CData, data, 0),
             Event::GeneralRef(reference) => (Kind::GeneralRef, reference, 0),
             Event::DocType(doctype) => (Kind::DocType, doctype, 0),
-            Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::Eof => {
-                (Kind::Skipped, "", 0)
-            }
+            Event::Decl(decl) => (Kind::Decl, decl, 0),
+            Event::PI(_) | Event::Comment(_) | Event::Eof => (Kind::Skipped, "", 0),
         };
         let within = (content.as_ptr() as usize).checked_sub(block.as_ptr() as usize);
         let (start, spilled) = match within {
@@ -212,6 +213,7 @@ impl Batch {
             Kind::CData => Event::CData(BytesCData::new(content)),
             Kind::GeneralRef => Event::GeneralRef(BytesRef::new(content)),
             Kind::DocType => Event::DocType(BytesText::from_escaped(content)),
+            Kind::Decl => Event::Decl(BytesDecl::from_start(BytesStart::from_content(content, 3))),
             Kind::Skipped => Event::Comment(BytesText::from_escaped(content)),
         };
         Some((event, tag))

@@ -574,3 +574,53 @@ fn sitemap_hreflang_alternates_count_towards_the_sitemap_url_bound() {
     // An alternate naming a URL already known costs nothing: `/en/` is fetched once.
     assert!(matches!(state(&site, "/en/"), ResourceState::Fetched(_)));
 }
+
+#[test]
+fn locs_that_are_no_http_urls_are_never_fetched_nor_pages() {
+    let index = "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                 <sitemap><loc>file:///etc/passwd</loc></sitemap>\n\
+                 <sitemap><loc>javascript:alert(1)</loc></sitemap>\n\
+                 <sitemap><loc>http://site.test/pages.xml</loc></sitemap>\n</sitemapindex>\n";
+    let pages = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                 <url><loc>ftp://site.test/file</loc></url>\n\
+                 <url><loc>data:text/html,hi</loc></url>\n\
+                 <url><loc>http://site.test/a</loc></url>\n</urlset>\n";
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/index.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .with("http://site.test/index.xml", xml(index))
+        .with("http://site.test/pages.xml", xml(pages))
+        .with("http://site.test/a", html("a"))
+        .crawl(config())
+        .unwrap();
+    let sitemaps: Vec<&str> = site.sitemaps.iter().map(|s| s.url.as_str()).collect();
+    assert_eq!(
+        sitemaps,
+        ["http://site.test/index.xml", "http://site.test/pages.xml"]
+    );
+    for resource in site.resources() {
+        assert!(
+            matches!(resource.url.scheme(), "http" | "https"),
+            "{}",
+            resource.url
+        );
+    }
+    assert!(
+        site.resource(&url("/a"))
+            .is_some_and(|r| !r.listed_in.is_empty())
+    );
+    // Still reported, by the parser.
+    let reported = |sitemap: usize| {
+        site.sitemaps[sitemap]
+            .summary()
+            .unwrap()
+            .issues
+            .iter()
+            .filter(|issue| issue.rule() == "sitemap/loc-invalid")
+            .count()
+    };
+    assert_eq!((reported(0), reported(1)), (2, 2));
+}

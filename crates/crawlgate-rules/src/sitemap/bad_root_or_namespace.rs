@@ -7,7 +7,10 @@ declare_rule! {
     /// ## What it does
     /// Finds sitemaps whose root element is not `<urlset>` or `<sitemapindex>` (nor an RSS or Atom
     /// feed), or whose sitemaps.org namespace is missing or misspelled (`https://` instead of
-    /// `http://`, a trailing slash, an old version number, an undeclared prefix).
+    /// `http://`, a trailing slash, an old version number, an undeclared prefix). Inside the
+    /// document, it finds elements the protocol does not define in its namespace (`<lastmodified>`,
+    /// a `<sitemap>` in a `<urlset>`) and sitemaps.org elements taken out of the namespace
+    /// (`<url xmlns="">`), whose entries or values Google does not read.
     ///
     /// ## Why is this bad?
     /// The sitemap protocol asks you to "specify the namespace (protocol standard) within the
@@ -25,7 +28,9 @@ declare_rule! {
     /// Start the document exactly with
     /// `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` (or `<sitemapindex …>` with
     /// the same namespace for an index), and declare every prefix you use (`image:`, `video:`,
-    /// `news:`, `xhtml:`). Most generators have a setting or template for this line.
+    /// `news:`, `xhtml:`). Most generators have a setting or template for this line. Spell the
+    /// children as the protocol does (`<loc>`, `<lastmod>`, `<changefreq>`, `<priority>`) and put
+    /// any element of your own in a namespace of your own.
     pub struct BadRootOrNamespace {
         code: crawlgate_core::sitemap::Code::BadRootOrNamespace,
         summary: "The sitemap's root element or namespace is not the sitemaps.org one",

@@ -23,8 +23,7 @@ declare_rule! {
     /// Flatten the tree: list the nested index's child sitemaps directly in the top index (up
     /// to 50,000 of them), or submit the nested index separately in robots.txt.
     pub struct NestedIndex {
-        id: "sitemap/nested-index",
-        severity: Error,
+        code: crawlgate_core::sitemap::Code::NestedIndex,
         summary: "A sitemap index lists another sitemap index, which Google does not follow",
     }
 }

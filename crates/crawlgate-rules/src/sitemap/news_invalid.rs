@@ -6,7 +6,9 @@ use crawlgate_core::rule::{Findings, Rule};
 declare_rule! {
     /// ## What it does
     /// Finds `news:news` entries without the tags Google News requires: `news:publication` with
-    /// `news:name` and `news:language`, `news:publication_date` (W3C Datetime), and `news:title`.
+    /// `news:name` and `news:language`, `news:publication_date` (W3C Datetime), and `news:title`;
+    /// and a `news:language` that is not an ISO 639 code (`en`, `fil`; `zh-cn`/`zh-tw`), or a
+    /// publication date that is not W3C Datetime.
     ///
     /// ## Why is this bad?
     /// Google ignores news entries that lack a required tag, so the article is not picked up from
@@ -21,10 +23,11 @@ declare_rule! {
     ///
     /// ## How to fix
     /// Fill in the publication name (exactly as in Google News) and language, the article's
-    /// publication date, and its title, for every article.
+    /// publication date, and its title, for every article. Write the language as its ISO 639
+    /// code: `en`, not `en-US` or `English`.
     pub struct NewsInvalid {
         code: crawlgate_core::sitemap::Code::NewsInvalid,
-        summary: "A news sitemap entry lacks required tags",
+        summary: "A news sitemap entry lacks required tags or has a malformed language or date",
     }
 }
 

@@ -9,12 +9,17 @@ declare_rule! {
     /// ## What it does
     /// Finds `video:video` entries without the tags Google requires: `video:thumbnail_loc`,
     /// `video:title`, `video:description`, and `video:content_loc` or `video:player_loc`;
-    /// entries whose `video:content_loc` is the page's own URL; and video files, players or
-    /// thumbnails that robots.txt disallows for the audited crawler.
+    /// entries whose `video:content_loc` is the page's own URL; values outside Google's
+    /// documented limits, each named by its tag (`video:duration` 1–28,800 s, `video:rating`
+    /// 0.0–5.0, at most 32 `video:tag`, a `video:description` of at most 2,048 characters, W3C
+    /// dates, `yes`/`no` flags, `video:restriction` and `video:platform` with a `relationship` of
+    /// `allow` or `deny` and their lists of country codes or `web`/`mobile`/`tv`, at most one
+    /// `content_loc`, `player_loc`, `restriction` and `platform`, http(s) URLs); and video files,
+    /// players or thumbnails that robots.txt disallows for the audited crawler.
     ///
     /// ## Why is this bad?
     /// Google skips video entries that lack a required tag, so the video is not indexed from the
-    /// sitemap. `content_loc` must point to the video file itself, not to the page that shows it.
+    /// sitemap; a value it cannot read is dropped or makes it skip the entry. `content_loc` must point to the video file itself, not to the page that shows it.
     /// And Google must be able to fetch every file the entry names: a disallowed thumbnail or
     /// video file keeps the video out of search even when the page is indexed.
     ///
@@ -27,13 +32,14 @@ declare_rule! {
     ///
     /// ## How to fix
     /// Give every `video:video` a thumbnail, a title, a description, and the URL of the media
-    /// file (`content_loc`) or of the player (`player_loc`). Allow crawling of the video, player
+    /// file (`content_loc`) or of the player (`player_loc`); write each value as the message
+    /// says (whole seconds, a rating out of 5, `relationship="allow"`). Allow crawling of the video, player
     /// and thumbnail URLs in robots.txt (the deciding rule is quoted in the evidence). Files
     /// disallowed for a crawler declared expected-blocked (`--expect-blocked gptbot`) are not
     /// reported: it is kept out on purpose.
     pub struct VideoInvalid {
         code: crawlgate_core::sitemap::Code::VideoInvalid,
-        summary: "A video sitemap entry lacks required tags, points its content at the page, or names files robots.txt disallows",
+        summary: "A video sitemap entry lacks required tags, has values outside Google's limits, points its content at the page, or names files robots.txt disallows",
     }
 }
 

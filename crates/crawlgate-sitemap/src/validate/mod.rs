@@ -6,13 +6,13 @@ mod store;
 use super::collect::Draft;
 use super::datetime::{self, W3cDatetime, parse_rfc2822, parse_w3c_datetime};
 use super::hreflang::hreflang_problem;
-use super::issues::{self, Issues, Position};
+use super::issues::{self, Issues, MAX_ISSUES_PER_RULE, Position};
 use super::loc::{CheckedUrl, check_loc, has_http_scheme};
 use super::scope::{Placement, Scope};
 use super::{MAX_IMAGES_PER_URL, SitemapKind, SitemapOptions};
 use jiff::Timestamp;
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{BinaryHeap, HashMap};
 use store::{ChunkedList, LINK_BUCKETS, PreHashed, hash, link_bucket, pair_key};
 
 /// Entries whose URL hash is remembered for duplicates and hreflang return links. Past this
@@ -102,16 +102,28 @@ impl<'o> Validator<'o> {
             });
             return false;
         }
-        self.entries += 1;
         let url = match check_loc(&entry.loc) {
             Ok(url) => Some(url),
             Err(problem) => {
+                let is_url = loc_is_still_a_url(&entry.loc);
                 issues.push(issues::LOC_INVALID, Some(loc_at), || {
-                    format!("`{}` {problem}", shorten(&entry.loc))
+                    let dropped = if is_url {
+                        ""
+                    } else {
+                        "; not read as an entry of the sitemap"
+                    };
+                    format!("`{}` {problem}{dropped}", shorten(&entry.loc))
                 });
+                // What is no http(s) URL at all (`javascript:`, `file:`, a relative path, a
+                // line of prose, an over-long loc) is no page of the sitemap: counting,
+                // printing or fetching it would act on what the check itself refused.
+                if !is_url {
+                    return false;
+                }
                 None
             }
         };
+        self.entries += 1;
         if let (Some(url), Some(scope)) = (&url, &self.scope) {
             self.check_placement(scope, url, &entry.loc, loc_at, issues);
         }
@@ -314,6 +326,19 @@ impl<'o> Validator<'o> {
                 format!("news:news lacks {}", missing.join(", "))
             });
         }
+        if let Some(language) = news
+            .publication_language
+            .as_deref()
+            .filter(|code| !code.is_empty() && !is_news_language(code))
+        {
+            issues.push(issues::NEWS_INVALID, Some(at), || {
+                format!(
+                    "news:publication/news:language `{}` is not an ISO 639 language code (two or \
+                     three lowercase letters; `zh-cn` or `zh-tw` for Chinese)",
+                    shorten(language)
+                )
+            });
+        }
         let Some(date) = news.publication_date.as_deref().filter(|d| !d.is_empty()) else {
             return;
         };
@@ -437,33 +462,46 @@ impl<'o> Validator<'o> {
         // search or hash-set probe per link misses the cache at nearly every step (the
         // benchmark has 250,000 links), and this runs alone, after the tokenizer thread ends.
         // Both links of a pair fall in one bucket, sorted on its own.
-        let mut one_way: Vec<AlternateLink> = Vec::new();
+        // Only the first one-way links in document order become issues (the rest are counted):
+        // a bounded max-heap by position keeps those, so a file of 100,000 one-way links holds
+        // 1,000 of them, not all, and links to URLs not listed here are never kept.
+        let room = usize::try_from(MAX_ISSUES_PER_RULE).unwrap_or(usize::MAX);
+        let mut first: BinaryHeap<(Position, u64, u32)> = BinaryHeap::with_capacity(room + 1);
+        let mut past_first = 0u64;
         let mut links: Vec<AlternateLink> = Vec::new();
         for bucket in &self.alternates {
             links.clear();
             links.extend(bucket.iter());
             links.sort_unstable_by_key(|link| link.pair);
-            one_way.extend(
-                links
-                    .chunk_by(|a, b| a.pair | 1 == b.pair | 1)
-                    .filter(|pair| {
-                        pair.first().map(|link| link.pair) == pair.last().map(|link| link.pair)
-                    })
-                    .flatten(),
-            );
+            let one_way = links
+                .chunk_by(|a, b| a.pair | 1 == b.pair | 1)
+                .filter(|pair| {
+                    pair.first().map(|link| link.pair) == pair.last().map(|link| link.pair)
+                })
+                .flatten();
+            for link in one_way {
+                let Some(&target_line) = self.seen.get(&link.to) else {
+                    continue;
+                };
+                first.push((link.at, link.to, target_line));
+                if first.len() > room {
+                    first.pop();
+                    past_first += 1;
+                }
+            }
         }
         // Reported in document order.
-        one_way.sort_unstable_by_key(|link| (link.at.line, link.at.column));
-        for link in &one_way {
-            let Some(&target_line) = self.seen.get(&link.to) else {
-                continue;
-            };
-            issues.push(issues::HREFLANG_INVALID, Some(link.at), || {
+        for (at, _, target_line) in first.into_sorted_vec() {
+            issues.push(issues::HREFLANG_INVALID, Some(at), || {
                 format!(
                     "this hreflang alternate has its own <url> at line {target_line}, which does \
                      not list this URL back (Google ignores one-way pairs)"
                 )
             });
+        }
+        for _ in 0..past_first {
+            // Counted for the summary; never built (the rule's list is full by now).
+            issues.push(issues::HREFLANG_INVALID, None, String::new);
         }
     }
 }
@@ -541,7 +579,185 @@ fn check_videos(draft: &Draft, issues: &mut Issues) {
                     .to_owned()
             });
         }
+        for problem in video_problems(video) {
+            issues.push(issues::VIDEO_INVALID, Some(at), || problem);
+        }
     }
+}
+
+/// The most `video:tag` Google reads per video.
+const MAX_VIDEO_TAGS: u32 = 32;
+/// The longest `video:description`, in characters.
+const MAX_VIDEO_DESCRIPTION_CHARS: usize = 2_048;
+/// The longest video, in seconds (8 hours).
+const MAX_VIDEO_SECONDS: u32 = 28_800;
+/// The longest `video:uploader`, in characters.
+const MAX_VIDEO_UPLOADER_CHARS: usize = 255;
+
+/// What Google's video sitemap documentation does not accept in a `video:video`, field by field
+/// (the required fields are checked by the caller).
+fn video_problems(video: &super::Video) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, url) in [
+        ("video:thumbnail_loc", &video.thumbnail_loc),
+        ("video:content_loc", &video.content_loc),
+        ("video:player_loc", &video.player_loc),
+    ] {
+        if let Some(url) = value(url.as_ref()).filter(|url| !has_http_scheme(url)) {
+            problems.push(format!("{name} `{}` is not an http(s) URL", shorten(url)));
+        }
+    }
+    if let Some(description) = value(video.description.as_ref()) {
+        let chars = description.chars().count();
+        if chars > MAX_VIDEO_DESCRIPTION_CHARS {
+            problems.push(format!(
+                "video:description is {chars} characters; Google allows at most \
+                 {MAX_VIDEO_DESCRIPTION_CHARS}"
+            ));
+        }
+    }
+    if let Some(duration) = value(video.duration.as_ref())
+        && !duration
+            .parse::<u32>()
+            .is_ok_and(|seconds| (1..=MAX_VIDEO_SECONDS).contains(&seconds))
+    {
+        problems.push(format!(
+            "video:duration `{}` is not a whole number of seconds from 1 to 28800 (8 hours)",
+            shorten(duration)
+        ));
+    }
+    if let Some(rating) = value(video.rating.as_ref())
+        && !(rating.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && rating
+                .parse::<f64>()
+                .is_ok_and(|r| (0.0..=5.0).contains(&r)))
+    {
+        problems.push(format!(
+            "video:rating `{}` is not a number from 0.0 to 5.0",
+            shorten(rating)
+        ));
+    }
+    if let Some(views) = value(video.view_count.as_ref())
+        && views.parse::<u64>().is_err()
+    {
+        problems.push(format!(
+            "video:view_count `{}` is not a whole number",
+            shorten(views)
+        ));
+    }
+    if video.tag_count > MAX_VIDEO_TAGS {
+        problems.push(format!(
+            "{} video:tag; Google reads at most {MAX_VIDEO_TAGS}",
+            video.tag_count
+        ));
+    }
+    for (name, date) in [
+        ("video:publication_date", &video.publication_date),
+        ("video:expiration_date", &video.expiration_date),
+    ] {
+        if let Some(date) = value(date.as_ref())
+            && parse_w3c_datetime(date).is_none()
+        {
+            problems.push(format!("{name} `{}` {}", shorten(date), w3c_hint(date)));
+        }
+    }
+    for (name, flag) in [
+        ("video:family_friendly", &video.family_friendly),
+        ("video:requires_subscription", &video.requires_subscription),
+        ("video:live", &video.live),
+    ] {
+        if let Some(flag) = value(flag.as_ref())
+            && !flag.eq_ignore_ascii_case("yes")
+            && !flag.eq_ignore_ascii_case("no")
+        {
+            problems.push(format!("{name} `{}` is not `yes` or `no`", shorten(flag)));
+        }
+    }
+    if let Some(uploader) = value(video.uploader.as_ref()) {
+        let chars = uploader.chars().count();
+        if chars > MAX_VIDEO_UPLOADER_CHARS {
+            problems.push(format!(
+                "video:uploader is {chars} characters; Google allows at most \
+                 {MAX_VIDEO_UPLOADER_CHARS}"
+            ));
+        }
+    }
+    video_list_problems(video, &mut problems);
+    problems
+}
+
+/// A value that is present and not empty.
+fn value(field: Option<&String>) -> Option<&str> {
+    field.map(String::as_str).filter(|v| !v.is_empty())
+}
+
+/// `video:restriction` and `video:platform`, and locations written more than once.
+fn video_list_problems(video: &super::Video, problems: &mut Vec<String>) {
+    let is_country = |code: &str| code.len() == 2 && code.bytes().all(|b| b.is_ascii_alphabetic());
+    let is_platform = |name: &str| {
+        ["web", "mobile", "tv"]
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(name))
+    };
+    for (name, list, relationship, count, valid, what) in [
+        (
+            "video:restriction",
+            &video.restriction,
+            &video.restriction_relationship,
+            video.restriction_count,
+            &is_country as &dyn Fn(&str) -> bool,
+            "ISO 3166 country codes (`US GB`)",
+        ),
+        (
+            "video:platform",
+            &video.platform,
+            &video.platform_relationship,
+            video.platform_count,
+            &is_platform as &dyn Fn(&str) -> bool,
+            "platforms (`web`, `mobile`, `tv`)",
+        ),
+    ] {
+        if count == 0 {
+            continue;
+        }
+        match relationship.as_deref() {
+            Some(r) if r.eq_ignore_ascii_case("allow") || r.eq_ignore_ascii_case("deny") => {}
+            Some(r) => problems.push(format!(
+                "{name} relationship=`{}` is not `allow` or `deny`",
+                shorten(r)
+            )),
+            None => problems.push(format!(
+                "{name} has no relationship attribute (`allow` or `deny`); it is required"
+            )),
+        }
+        let items = list.as_deref().unwrap_or_default();
+        if let Some(bad) = items.split_ascii_whitespace().find(|item| !valid(item)) {
+            problems.push(format!(
+                "{name} `{}` is not a space-separated list of {what}",
+                shorten(bad)
+            ));
+        }
+        if count > 1 {
+            problems.push(format!("{count} {name} in one video; Google allows one"));
+        }
+    }
+    for (name, count) in [
+        ("video:content_loc", video.content_loc_count),
+        ("video:player_loc", video.player_loc_count),
+    ] {
+        if count > 1 {
+            problems.push(format!(
+                "{count} {name} in one video; Google allows one (only the first is read)"
+            ));
+        }
+    }
+}
+
+/// An ISO 639 language code as Google News reads it: two or three letters, or `zh-cn` / `zh-tw`.
+fn is_news_language(code: &str) -> bool {
+    (2..=3).contains(&code.len()) && code.bytes().all(|b| b.is_ascii_lowercase())
+        || code.eq_ignore_ascii_case("zh-cn")
+        || code.eq_ignore_ascii_case("zh-tw")
 }
 
 /// Finds a `lastmod` shared by nearly all entries without a hash table of every distinct value
@@ -588,6 +804,15 @@ impl LastmodTally {
         (u64::from(count) * 100 >= entries * UNIFORM_PERCENT)
             .then(|| (self.candidate_text.clone(), count, first))
     }
+}
+
+/// Whether a `<loc>` that failed [`check_loc`] is still an http(s) URL a client would fetch
+/// (it only lacks escaping: a raw space or non-ASCII character is percent-encoded by any client),
+/// rather than no URL at all.
+fn loc_is_still_a_url(loc: &str) -> bool {
+    has_http_scheme(loc)
+        && loc.chars().count() <= super::MAX_LOC_CHARS
+        && url::Url::parse(loc).is_ok_and(|url| url.host_str().is_some_and(|host| !host.is_empty()))
 }
 
 /// Long values cut for messages, on a character boundary.

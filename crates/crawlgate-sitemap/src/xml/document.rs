@@ -23,6 +23,11 @@ const NOT_UTF8: &str = "not UTF-8: sitemaps must be UTF-8 encoded";
 /// Unbound prefixes reported per document.
 const MAX_REPORTED_PREFIXES: usize = 16;
 
+/// Whether `byte` may start an XML name (ASCII letters, `_`, `:`, or a multi-byte character).
+fn is_name_start(byte: u8) -> bool {
+    byte.is_ascii_alphabetic() || matches!(byte, b'_' | b':') || byte >= 0x80
+}
+
 /// What the loop does after an event.
 pub(super) enum Flow {
     Continue,
@@ -30,6 +35,18 @@ pub(super) enum Flow {
     End,
     /// Reading stopped before the end.
     Stop,
+}
+
+/// What came before the first markup, for the XML declaration's place (XML 1.0 §2.8: it must be
+/// the very first thing, a byte order mark aside).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FirstEvent {
+    /// Nothing yet.
+    Pending,
+    /// Only white space so far.
+    AfterSpace,
+    /// Markup was read: a declaration now is out of place anyway.
+    Seen,
 }
 
 /// An open element: what it is, whether it pushed a namespace scope, and where its name starts
@@ -60,11 +77,14 @@ pub(super) struct Document<'c, 'o, F> {
     text: String,
     draft: Draft,
     image: Image,
+    /// Where the open `image:image` starts.
+    image_at: Position,
     video: Video,
     news: News,
     reported_prefixes: Vec<String>,
     /// The size guard cut the input: an unfinished document at the end is our doing.
     pub(super) input_cut: bool,
+    pub(super) first_event: FirstEvent,
 }
 
 impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
@@ -83,10 +103,12 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             text: String::new(),
             draft: Draft::default(),
             image: Image::default(),
+            image_at: Position::default(),
             video: Video::default(),
             news: News::default(),
             reported_prefixes: Vec::new(),
             input_cut: false,
+            first_event: FirstEvent::Pending,
         }
     }
 
@@ -113,9 +135,39 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         end: u64,
         locate: &dyn Fn(u64) -> Position,
     ) -> Flow {
+        if self.first_event != FirstEvent::Seen {
+            match &event {
+                Event::Text(text) if text.trim_ascii().is_empty() => {
+                    self.first_event = FirstEvent::AfterSpace;
+                }
+                Event::Decl(decl) => {
+                    if self.first_event == FirstEvent::AfterSpace {
+                        let offset = end.saturating_sub(decl.len() as u64 + 4);
+                        self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                            "not well-formed XML: white space (a blank line?) before the XML \
+                             declaration, which must be the very first thing in the document \
+                             (XML 1.0 §2.8); strict parsers refuse the file"
+                                .to_owned()
+                        });
+                    }
+                    self.first_event = FirstEvent::Seen;
+                }
+                _ => self.first_event = FirstEvent::Seen,
+            }
+        } else if let Event::Decl(decl) = &event {
+            let offset = end.saturating_sub(decl.len() as u64 + 4);
+            self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+                "not well-formed XML: an XML declaration after other markup; it may only be the \
+                 very first thing in the document (XML 1.0 §2.8)"
+                    .to_owned()
+            });
+        }
         match event {
             Event::Start(start) => {
                 let offset = end.saturating_sub(start.len() as u64 + 2);
+                if start.contains('<') || start.bytes().next().is_none_or(|b| !is_name_start(b)) {
+                    return self.unescaped_lt(&start, offset, locate);
+                }
                 self.start(&start, attributes, offset, locate)
             }
             Event::Empty(start) => {
@@ -158,6 +210,61 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             }
             Event::Decl(_) | Event::PI(_) | Event::Comment(_) => Flow::Continue,
         }
+    }
+
+    /// A `<` inside a value, read by the tokenizer as the start of a tag (`<b</loc>`, `< B</title>`):
+    /// reported where it is, and read as the text it was meant to be, up to the end tag it swallowed.
+    fn unescaped_lt(
+        &mut self,
+        start: &BytesStart<'_>,
+        offset: u64,
+        locate: &dyn Fn(u64) -> Position,
+    ) -> Flow {
+        let raw: &str = start;
+        let open = self.stack.last().map(|open| {
+            self.names
+                .get(open.name_start..)
+                .unwrap_or_default()
+                .to_owned()
+        });
+        let inside = open
+            .as_deref()
+            .map_or_else(String::new, |name| format!(" in <{name}>"));
+        let name = start.name();
+        let name: &str = name.as_ref();
+        let unclosed_tag = !name.is_empty()
+            && name.bytes().next().is_some_and(is_name_start)
+            && !name.contains('<');
+        self.issues.push(issues::NOT_XML, Some(locate(offset)), || {
+            if unclosed_tag {
+                format!(
+                    "not well-formed XML: the tag <{}{inside} is not closed by `>` before the next \
+                     `<`",
+                    shorten(name)
+                )
+            } else {
+                format!(
+                    "not well-formed XML: an unescaped `<`{inside}; write it as `&lt;` (a `<` \
+                     always starts markup in XML)"
+                )
+            }
+        });
+        let swallowed_end = raw.rfind("</");
+        let (text, closes) = match (swallowed_end, open.as_deref()) {
+            (Some(at), Some(name))
+                if raw
+                    .get(at + 2..)
+                    .is_some_and(|tail| tail.trim_ascii_end() == name) =>
+            {
+                (raw.get(..at).unwrap_or_default(), true)
+            }
+            _ => (raw, false),
+        };
+        if self.capture.is_some() {
+            self.text.push('<');
+            self.text.push_str(text);
+        }
+        if closes { self.end() } else { Flow::Continue }
     }
 
     fn start(
@@ -232,6 +339,9 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         } else {
             elements::child_role(self.kind, parent, ns, local)
         };
+        if role == Role::Other && matches!(parent, Role::Root | Role::Record) {
+            self.not_a_sitemap_element(parent, ns, prefix, local, locate(offset));
+        }
         self.open(role, declares, qualified);
         match role {
             Role::Other | Role::Root | Role::Channel | Role::NewsPublication => {}
@@ -240,13 +350,10 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                 self.draft.reset(at);
                 self.collector.start_record(at);
             }
-            Role::Field(field) => {
-                self.text.clear();
-                self.capture = Some(field);
-                self.field_started(field, offset, locate);
-            }
+            Role::Field(field) => self.start_field(field, start, attributes, offset, locate),
             Role::Image => {
                 self.image = Image::default();
+                self.image_at = locate(offset);
                 self.draft.at.image_count += 1;
             }
             Role::Video => {
@@ -265,6 +372,71 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             Role::FeedLink => self.feed_link(start, attributes, locate(offset)),
         }
         Flow::Continue
+    }
+
+    /// A child of `<urlset>`/`<sitemapindex>` or of an entry that the protocol does not define:
+    /// an unknown name in the sitemaps.org namespace, or a sitemaps.org name taken out of it
+    /// (`<url xmlns="">`), which Google does not read; other namespaces are extensions.
+    fn not_a_sitemap_element(
+        &mut self,
+        parent: Role,
+        ns: Ns,
+        prefix: &str,
+        local: &str,
+        at: Position,
+    ) {
+        if !matches!(self.kind, SitemapKind::UrlSet | SitemapKind::Index)
+            || self.root_ns.as_deref() != Some(elements::SITEMAP_NS)
+        {
+            return;
+        }
+        let entry = if self.kind == SitemapKind::Index {
+            "sitemap"
+        } else {
+            "url"
+        };
+        let parent_name = if parent == Role::Root {
+            if self.kind == SitemapKind::Index {
+                "sitemapindex"
+            } else {
+                "urlset"
+            }
+        } else {
+            entry
+        };
+        let message = match ns {
+            Ns::Root => {
+                let expected = if parent == Role::Root {
+                    format!("<{entry}>")
+                } else if self.kind == SitemapKind::Index {
+                    "<loc>, <lastmod>".to_owned()
+                } else {
+                    "<loc>, <lastmod>, <changefreq>, <priority>".to_owned()
+                };
+                format!(
+                    "<{}> is not a sitemaps.org element of <{parent_name}> (it holds {expected}); \
+                     ignored",
+                    shorten(local)
+                )
+            }
+            Ns::Other
+                if prefix.is_empty()
+                    && elements::child_role(self.kind, parent, Ns::Root, local) != Role::Other =>
+            {
+                let lost = if parent == Role::Root {
+                    "the entry is not read"
+                } else {
+                    "its value is not read"
+                };
+                format!(
+                    "<{local}> is outside the sitemaps.org namespace (an `xmlns` on it or above \
+                     it moves it out); Google does not read it: {lost}"
+                )
+            }
+            _ => return,
+        };
+        self.issues
+            .push(issues::BAD_ROOT_OR_NAMESPACE, Some(at), || message);
     }
 
     fn root(
@@ -324,6 +496,22 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         Flow::Continue
     }
 
+    fn start_field(
+        &mut self,
+        field: Field,
+        start: &BytesStart<'_>,
+        attributes: TagAttributes<'_>,
+        offset: u64,
+        locate: &dyn Fn(u64) -> Position,
+    ) {
+        self.text.clear();
+        self.capture = Some(field);
+        self.field_started(field, offset, locate);
+        if matches!(field, Field::VideoRestriction | Field::VideoPlatform) {
+            self.relationship(field, start, attributes, locate(offset));
+        }
+    }
+
     fn field_started(&mut self, field: Field, offset: u64, locate: &dyn Fn(u64) -> Position) {
         let slot = match field {
             Field::Loc => &mut self.draft.at.loc,
@@ -334,6 +522,33 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         };
         if slot.is_none() {
             *slot = Some(locate(offset));
+        }
+    }
+
+    /// The `relationship` attribute of the first `video:restriction` or `video:platform`.
+    fn relationship(
+        &mut self,
+        field: Field,
+        start: &BytesStart<'_>,
+        attributes: TagAttributes<'_>,
+        at: Position,
+    ) {
+        let slot_empty = match field {
+            Field::VideoRestriction => self.video.restriction_relationship.is_none(),
+            _ => self.video.platform_relationship.is_none(),
+        };
+        let already = match field {
+            Field::VideoRestriction => self.video.restriction_count,
+            _ => self.video.platform_count,
+        };
+        if !slot_empty || already > 0 {
+            return;
+        }
+        let [relationship] = self.attributes(start, attributes, ["relationship"], at);
+        let value = relationship.map(|value| self.draft.pool.string_from(value.trim()));
+        match field {
+            Field::VideoRestriction => self.video.restriction_relationship = value,
+            _ => self.video.platform_relationship = value,
         }
     }
 
@@ -395,6 +610,21 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             Role::Record => self.collector.finish_record(&mut self.draft, self.issues),
             Role::Image => {
                 let image = std::mem::take(&mut self.image);
+                let at = Some(self.image_at);
+                if image.loc.is_empty() {
+                    self.issues.push(issues::IMAGE_INVALID, at, || {
+                        "image:image has no image:loc (or an empty one): Google reads nothing \
+                         from it"
+                            .to_owned()
+                    });
+                } else if !crate::loc::has_http_scheme(&image.loc) {
+                    self.issues.push(issues::IMAGE_INVALID, at, || {
+                        format!(
+                            "image:loc `{}` is not an absolute http(s) URL",
+                            shorten(&image.loc)
+                        )
+                    });
+                }
                 if !image.loc.is_empty()
                     && (self.draft.entry.images.len() as u64) < crate::MAX_IMAGES_PER_URL
                 {
@@ -439,6 +669,10 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
                 self.image.loc = value;
                 return;
             }
+            Field::VideoTag => {
+                self.video.tag_count = self.video.tag_count.saturating_add(1);
+                return;
+            }
             Field::Lastmod => &mut entry.lastmod,
             Field::Changefreq => &mut entry.changefreq,
             Field::Priority => &mut entry.priority,
@@ -447,8 +681,28 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
             Field::VideoThumbnail => &mut self.video.thumbnail_loc,
             Field::VideoTitle => &mut self.video.title,
             Field::VideoDescription => &mut self.video.description,
-            Field::VideoContent => &mut self.video.content_loc,
-            Field::VideoPlayer => &mut self.video.player_loc,
+            Field::VideoContent => {
+                self.video.content_loc_count = self.video.content_loc_count.saturating_add(1);
+                &mut self.video.content_loc
+            }
+            Field::VideoPlayer => {
+                self.video.player_loc_count = self.video.player_loc_count.saturating_add(1);
+                &mut self.video.player_loc
+            }
+            Field::VideoRestriction => {
+                self.video.restriction_count = self.video.restriction_count.saturating_add(1);
+                &mut self.video.restriction
+            }
+            Field::VideoPlatform => {
+                self.video.platform_count = self.video.platform_count.saturating_add(1);
+                &mut self.video.platform
+            }
+            Field::VideoRating => &mut self.video.rating,
+            Field::VideoViewCount => &mut self.video.view_count,
+            Field::VideoFamilyFriendly => &mut self.video.family_friendly,
+            Field::VideoRequiresSubscription => &mut self.video.requires_subscription,
+            Field::VideoLive => &mut self.video.live,
+            Field::VideoUploader => &mut self.video.uploader,
             Field::VideoDuration => &mut self.video.duration,
             Field::VideoPublicationDate => &mut self.video.publication_date,
             Field::VideoExpirationDate => &mut self.video.expiration_date,
@@ -463,22 +717,42 @@ impl<'c, 'o, F: Sink> Document<'c, 'o, F> {
         }
     }
 
-    /// `xhtml:link rel="alternate" hreflang=… href=…`. Alternates without `hreflang` are other
-    /// annotations (mobile `media=…`, `android-app://` app links) and are not hreflang.
+    /// `xhtml:link rel="alternate" hreflang=… href=…`. Alternates without `hreflang` that say
+    /// what else they are (mobile `media=…`, `android-app://` app links) are not hreflang; one
+    /// that says nothing, or lacks `rel` or `href`, is reported.
     fn alternate(&mut self, start: &BytesStart<'_>, attributes: TagAttributes<'_>, at: Position) {
-        let [rel, hreflang, href] =
-            self.attributes(start, attributes, ["rel", "hreflang", "href"], at);
-        let is_alternate = rel.as_deref().is_some_and(|rel| {
-            rel.split_ascii_whitespace()
-                .any(|token| token.eq_ignore_ascii_case("alternate"))
-        });
-        let Some(hreflang) = hreflang.filter(|_| is_alternate) else {
+        let [rel, hreflang, href, media] =
+            self.attributes(start, attributes, ["rel", "hreflang", "href", "media"], at);
+        let Some(rel) = rel else {
+            self.issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                "xhtml:link has no rel attribute; an hreflang alternate is written \
+                 rel=\"alternate\" hreflang=\"…\" href=\"…\", and Google ignores it without"
+                    .to_owned()
+            });
             return;
         };
+        let is_alternate = rel
+            .split_ascii_whitespace()
+            .any(|token| token.eq_ignore_ascii_case("alternate"));
+        if !is_alternate {
+            return;
+        }
         let Some(href) = href else {
             self.issues.push(issues::HREFLANG_INVALID, Some(at), || {
-                "xhtml:link rel=\"alternate\" hreflang=… has no href attribute".to_owned()
+                "xhtml:link rel=\"alternate\" has no href attribute: it names no page".to_owned()
             });
+            return;
+        };
+        let Some(hreflang) = hreflang else {
+            if media.is_none() && crate::loc::has_http_scheme(href.trim()) {
+                self.issues.push(issues::HREFLANG_INVALID, Some(at), || {
+                    format!(
+                        "xhtml:link rel=\"alternate\" href=\"{}\" has no hreflang attribute (nor \
+                         media=…): it says nothing Google reads",
+                        shorten(&href)
+                    )
+                });
+            }
             return;
         };
         if self.draft.entry.alternates.len() < MAX_KEPT_PER_ENTRY {

@@ -1,7 +1,7 @@
 //! The thread pipeline: the block tokenizer on a second thread, its batches crossing to the
 //! document in order, and the line and column of each event from the batches' line feeds.
 
-use super::document::{Document, Flow};
+use super::document::{Document, FirstEvent, Flow};
 use crate::collect::{Collector, Sink};
 use crate::issues::{Issues, Position};
 use crate::reader::{Capped, LineColumn, LineTrack};
@@ -24,12 +24,18 @@ pub(crate) fn parse<R: Read + Send, F: Sink>(
     track: &mut LineTrack<Capped<R>>,
     collector: &mut Collector<'_, F>,
     issues: &mut Issues,
+    after_space: bool,
 ) -> bool {
     let base = track.consumed();
     let lines = BatchLines::new(base, track.position(base));
     // From here lines are counted from the batches.
     track.stop_counting();
     let mut doc = Document::new(collector, issues);
+    doc.first_event = if after_space {
+        FirstEvent::AfterSpace
+    } else {
+        FirstEvent::Pending
+    };
     let mut reading = Reading {
         base,
         lines,

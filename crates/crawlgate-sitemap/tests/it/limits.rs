@@ -213,15 +213,20 @@ fn pathological_nesting_stops_reading() {
     xml.push_str("</urlset>");
     let summary = sitemap::parse_borrowed(xml.as_bytes(), &options(), |_| {});
     assert!(summary.truncated);
-    assert_eq!(rules(&summary), ["sitemap/limits-exceeded"]);
-    assert!(summary.issues[0].message.contains("256"));
+    // `<a>` is no element of a urlset (reported once: what is inside it is not looked at).
+    assert_eq!(
+        rules(&summary),
+        ["sitemap/bad-root-or-namespace", "sitemap/limits-exceeded"]
+    );
+    assert!(summary.issues[1].message.contains("256"));
 }
 
 #[test]
 fn issues_per_rule_are_bounded_with_a_summary() {
     let bytes = urlset(1_500, |i| format!("/relative/{i}"));
     let summary = sitemap::parse_borrowed(&bytes[..], &options(), |_| {});
-    assert_eq!(summary.entry_count, 1_500);
+    // Relative locs are no URLs: reported, never entries.
+    assert_eq!(summary.entry_count, 0);
     let loc_invalid: Vec<_> = summary
         .issues
         .iter()
@@ -241,4 +246,43 @@ fn memory_for_a_huge_single_value_is_only_that_value() {
     let summary = sitemap::parse_borrowed(&bytes[..], &options(), |_| {});
     assert_eq!(rules(&summary), ["sitemap/loc-invalid"]);
     assert!(summary.issues[0].message.contains("5000020 characters"));
+}
+
+#[test]
+fn one_way_hreflang_links_past_the_issue_cap_are_counted_not_kept() {
+    use std::fmt::Write as _;
+    // Each URL lists itself and the next one, which never lists it back: 1,499 one-way links to
+    // listed URLs, and one to a URL not listed (no issue).
+    let mut xml = String::from(
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
+    );
+    for i in 0..1_500 {
+        writeln!(
+            xml,
+            "<url><loc>https://example.com/{i}</loc>\
+             <xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"https://example.com/{i}\"/>\
+             <xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"https://example.com/{}\"/>\
+             </url>",
+            i + 1
+        )
+        .unwrap();
+    }
+    xml.push_str("</urlset>\n");
+    let summary = sitemap::parse_borrowed(xml.as_bytes(), &options(), |_| {});
+    let hreflang: Vec<_> = summary
+        .issues
+        .iter()
+        .filter(|issue| issue.rule() == "sitemap/hreflang-invalid")
+        .collect();
+    assert_eq!(hreflang.len(), 1_001);
+    assert!(
+        hreflang[0].message.starts_with("499 more"),
+        "{:?}",
+        hreflang[0]
+    );
+    // The first in document order are the ones kept.
+    assert_eq!(hreflang[1].line, Some(2));
+    assert_eq!(hreflang[1_000].line, Some(1_001));
+    assert!(hreflang[1].message.contains("its own <url> at line 3"));
 }

@@ -52,6 +52,9 @@ fn extensions_are_typed_fields() {
             duration: Some("600".to_owned()),
             publication_date: Some("2026-11-01".to_owned()),
             expiration_date: Some("2027-11-01".to_owned()),
+            content_loc_count: 1,
+            player_loc_count: 1,
+            ..Video::default()
         }]
     );
     assert_eq!(
@@ -108,12 +111,12 @@ fn text_sitemaps_are_one_url_per_line() {
             "https://example.com/",
             "https://example.com/about",
             "https://example.com/contact",
-            "not a url"
         ]
     );
-    // Lines and columns of the URLs themselves (line 3 is blank; line 4 is indented).
+    // Lines and columns of the URLs themselves (line 3 is blank; line 4 is indented). Line 5,
+    // `not a url`, is reported, not an entry.
     let places: Vec<_> = parsed.entries.iter().map(|e| (e.line, e.column)).collect();
-    assert_eq!(places, [(1, 1), (2, 1), (4, 3), (5, 1)]);
+    assert_eq!(places, [(1, 1), (2, 1), (4, 3)]);
     let issue = &parsed.summary.issues[0];
     assert_eq!((issue.rule(), issue.line), ("sitemap/loc-invalid", Some(5)));
 }
@@ -319,4 +322,154 @@ fn w3c_datetime_is_public_for_other_parts() {
     let json = serde_json::to_value(parse_w3c_datetime("2026-11-30T10:00:00+01:00")).unwrap();
     assert_eq!(json["form"], "date_time");
     assert_eq!(json["timestamp"], "2026-11-30T09:00:00Z");
+}
+
+fn issues_of(xml: &str) -> Vec<(Option<u32>, Option<u32>, &'static str, String)> {
+    let parsed = sitemap::parse_bytes(xml.as_bytes(), &options());
+    parsed
+        .summary
+        .issues
+        .iter()
+        .map(|i| (i.line, i.column, i.rule(), i.message.clone()))
+        .collect()
+}
+
+const URLSET: &str = "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+                      xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\" \
+                      xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">";
+
+#[test]
+fn an_unescaped_lt_is_reported_where_it_is_and_the_rest_reads_on() {
+    let xml = format!(
+        "<?xml version=\"1.0\"?>\n{URLSET}\n<url><loc>https://a.com/?a<b</loc></url>\n\
+         <url><loc>https://a.com/</loc><image:image><image:loc>https://a.com/i.png</image:loc>\
+         <image:title>A < B</image:title></image:image></url>\n\
+         <url><loc>https://a.com/x</loc></url>\n</urlset>\n"
+    );
+    let parsed = sitemap::parse_bytes(xml.as_bytes(), &options());
+    let found = issues_of(&xml);
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert_eq!(
+        (found[1].0, found[1].1, found[1].2),
+        (Some(3), Some(27), "sitemap/not-xml")
+    );
+    assert!(found[1].3.contains("unescaped `<` in <loc>"), "{found:#?}");
+    assert_eq!((found[2].0, found[2].1), (Some(4), Some(101)));
+    assert!(
+        found[2].3.contains("unescaped `<` in <image:title>"),
+        "{found:#?}"
+    );
+    // The loc with `<` is read as written, and reported as a loc that must be escaped.
+    assert_eq!(found[0].2, "sitemap/loc-invalid");
+    let locs: Vec<_> = parsed.entries.iter().map(|e| e.loc.as_str()).collect();
+    assert_eq!(
+        locs,
+        ["https://a.com/?a<b", "https://a.com/", "https://a.com/x"]
+    );
+    assert_eq!(parsed.entries[1].images[0].title.as_deref(), Some("A < B"));
+
+    let clean = format!(
+        "<?xml version=\"1.0\"?>\n{URLSET}\n<url><loc>https://a.com/?a&lt;b</loc></url>\n</urlset>\n"
+    );
+    assert!(!issues_of(&clean).iter().any(|i| i.2 == "sitemap/not-xml"));
+}
+
+#[test]
+fn white_space_before_the_xml_declaration_breaks_xml() {
+    let body = "<?xml version=\"1.0\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n\
+                <url><loc>https://a.com/</loc></url>\n</urlset>\n";
+    for (before, line, column) in [("\n", 2, 1), ("  ", 1, 3), ("\u{feff}\n", 2, 1)] {
+        let found = issues_of(&format!("{before}{body}"));
+        assert_eq!(found.len(), 1, "{before:?}: {found:#?}");
+        assert_eq!(
+            (found[0].0, found[0].1, found[0].2),
+            (Some(line), Some(column), "sitemap/not-xml")
+        );
+        assert!(
+            found[0].3.contains("before the XML declaration"),
+            "{found:#?}"
+        );
+    }
+    // A byte order mark right before it is allowed; no declaration at all is too.
+    assert!(issues_of(&format!("\u{feff}{body}")).is_empty());
+    assert!(issues_of(body).is_empty());
+    let no_declaration = body.split_once('\n').unwrap().1;
+    assert!(issues_of(&format!("\n{no_declaration}")).is_empty());
+    let late = format!("<!-- x -->{body}");
+    assert!(issues_of(&late)[0].3.contains("after other markup"));
+}
+
+#[test]
+fn unknown_and_out_of_namespace_sitemap_elements_are_reported() {
+    let xml = format!(
+        "{URLSET}\n<url xmlns=\"\"><loc>https://a.com/</loc></url>\n\
+         <url><loc>https://a.com/b</loc><lastmodified>2024-01-01</lastmodified></url>\n\
+         <url><loc>https://a.com/c</loc><lastmod xmlns=\"urn:x\">2024-01-01</lastmod></url>\n\
+         <entry/>\n</urlset>\n"
+    );
+    let parsed = sitemap::parse_bytes(xml.as_bytes(), &options());
+    let found = issues_of(&xml);
+    let places: Vec<_> = found.iter().map(|i| (i.0, i.1, i.2)).collect();
+    let rule = "sitemap/bad-root-or-namespace";
+    assert_eq!(
+        places,
+        [
+            (Some(2), Some(1), rule),
+            (Some(3), Some(32), rule),
+            (Some(4), Some(32), rule),
+            (Some(5), Some(1), rule)
+        ],
+        "{found:#?}"
+    );
+    assert!(
+        found[0]
+            .3
+            .contains("<url> is outside the sitemaps.org namespace")
+    );
+    assert!(found[0].3.contains("the entry is not read"));
+    assert!(
+        found[1]
+            .3
+            .contains("<lastmodified> is not a sitemaps.org element of <url>")
+    );
+    assert!(found[2].3.contains("its value is not read"));
+    assert!(
+        found[3]
+            .3
+            .contains("<entry> is not a sitemaps.org element of <urlset>")
+    );
+    assert_eq!(parsed.entries.len(), 2);
+
+    // Extensions in their own namespaces are not sitemaps.org elements.
+    let clean = format!(
+        "{URLSET}\n<url><loc>https://a.com/</loc><image:image><image:loc>https://a.com/i.png\
+         </image:loc></image:image><x:custom xmlns:x=\"urn:x\">1</x:custom>\
+         <lastmod>2024-01-01</lastmod></url>\n</urlset>\n"
+    );
+    assert!(issues_of(&clean).is_empty(), "{:#?}", issues_of(&clean));
+}
+
+#[test]
+fn xhtml_links_lacking_rel_hreflang_or_href_are_reported() {
+    let xml = format!(
+        "{URLSET}\n<url><loc>https://a.com/</loc>\n\
+         <xhtml:link rel=\"alternate\" hreflang=\"en\" href=\"https://a.com/\"/>\n\
+         <xhtml:link hreflang=\"de\" href=\"https://a.com/de\"/>\n\
+         <xhtml:link rel=\"alternate\" href=\"https://a.com/fr\"/>\n\
+         <xhtml:link rel=\"alternate\" hreflang=\"es\"/>\n\
+         <xhtml:link rel=\"alternate\" media=\"only screen and (max-width: 640px)\" href=\"https://m.a.com/\"/>\n\
+         <xhtml:link rel=\"alternate\" href=\"android-app://com.a/https/a.com/\"/>\n\
+         </url>\n</urlset>\n"
+    );
+    let found = issues_of(&xml);
+    let lines: Vec<_> = found.iter().map(|i| (i.0, i.2)).collect();
+    let rule = "sitemap/hreflang-invalid";
+    assert_eq!(
+        lines,
+        [(Some(4), rule), (Some(5), rule), (Some(6), rule)],
+        "{found:#?}"
+    );
+    assert!(found[0].3.contains("no rel attribute"));
+    assert!(found[1].3.contains("no hreflang attribute"));
+    assert!(found[2].3.contains("no href attribute"));
 }

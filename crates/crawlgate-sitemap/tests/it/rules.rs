@@ -52,7 +52,7 @@ fn with_rule<'a>(summary: &'a SitemapSummary, rule: &str) -> Vec<&'a Issue> {
 
 /// The rule folders: every rule this module reports from a document that fits in a fixture.
 /// Besides the rule folders: `kinds/` (one document per kind), `examples/` (README.md's example).
-const RULE_FOLDERS: [&str; 22] = [
+const RULE_FOLDERS: [&str; 23] = [
     "not-xml",
     "bad-root-or-namespace",
     "gzip-invalid",
@@ -69,6 +69,7 @@ const RULE_FOLDERS: [&str; 22] = [
     "duplicate-url",
     "hreflang-invalid",
     "image-limit",
+    "image-invalid",
     "video-invalid",
     "news-invalid",
     "news-stale",
@@ -278,8 +279,62 @@ fn loc_invalid_covers_each_way_a_loc_goes_wrong() {
         assert_eq!(*line, want_line);
         assert!(message.contains(want_text), "line {line}: {message}");
     }
-    // Entries with a <loc> are still handed on (an invalid URL is reported, not dropped).
-    assert_eq!(summary.entry_count, 5);
+    // A loc that only lacks escaping (the space, `café`) is still a URL, handed on; one that is
+    // no http(s) URL at all (relative, `ftp:`, over-long) is reported and not an entry.
+    assert_eq!(summary.entry_count, 2);
+    for (line, message) in &found {
+        let dropped = message.contains("not read as an entry");
+        assert_eq!(
+            dropped,
+            [10, 19, 22].contains(line),
+            "line {line}: {message}"
+        );
+    }
+}
+
+#[test]
+fn what_is_no_http_url_is_no_entry() {
+    use std::fmt::Write as _;
+    let schemes = [
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "data:text/html,hi",
+        "ftp://example.com/a.xml",
+        "mailto:a@example.com",
+        "//example.com/protocol-relative.xml",
+        "https://",
+    ];
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex \
+         xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    for loc in schemes {
+        writeln!(xml, "<sitemap><loc>{loc}</loc></sitemap>").unwrap();
+    }
+    xml.push_str("<sitemap><loc>https://example.com/a.xml</loc></sitemap>\n</sitemapindex>\n");
+    let parsed = sitemap::parse_bytes(
+        xml.as_bytes(),
+        &SitemapOptions::new(CHECK_TIME.parse().unwrap()),
+    );
+    let locs: Vec<_> = parsed.entries.iter().map(|e| e.loc.as_str()).collect();
+    assert_eq!(locs, ["https://example.com/a.xml"]);
+    assert_eq!(parsed.summary.entry_count, 1);
+    assert_eq!(
+        with_rule(&parsed.summary, "sitemap/loc-invalid").len(),
+        schemes.len()
+    );
+
+    let text = b"https://example.com/\nfile:///etc/passwd\njust words\nhttps://example.com/b\n";
+    let parsed = sitemap::parse_bytes(text, &SitemapOptions::new(CHECK_TIME.parse().unwrap()));
+    let locs: Vec<_> = parsed.entries.iter().map(|e| e.loc.as_str()).collect();
+    assert_eq!(locs, ["https://example.com/", "https://example.com/b"]);
+    assert_eq!(
+        with_rule(&parsed.summary, "sitemap/loc-invalid")
+            .iter()
+            .map(|issue| issue.line)
+            .collect::<Vec<_>>(),
+        [Some(2), Some(3)]
+    );
 }
 
 #[test]
@@ -495,5 +550,183 @@ fn extension_rules() {
     assert_eq!(
         positions(&check("news-stale/fires.xml"), "sitemap/news-stale"),
         vec![(Some(5), Some(5)), (Some(16), Some(5))]
+    );
+}
+
+fn video_issues(video: &str) -> Vec<String> {
+    let description = if video.contains("<video:description>") {
+        ""
+    } else {
+        "<video:description>D</video:description>"
+    };
+    let xml = format!(
+        "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+         xmlns:video=\"http://www.google.com/schemas/sitemap-video/1.1\">\n\
+         <url><loc>https://example.com/page</loc>\n<video:video>\
+         <video:thumbnail_loc>https://example.com/t.jpg</video:thumbnail_loc>\
+         <video:title>T</video:title>{description}\
+         <video:content_loc>https://example.com/v.mp4</video:content_loc>{video}</video:video>\
+         </url>\n</urlset>\n"
+    );
+    let summary = sitemap::parse_bytes(
+        xml.as_bytes(),
+        &SitemapOptions::new(CHECK_TIME.parse().unwrap()),
+    )
+    .summary;
+    with_rule(&summary, "sitemap/video-invalid")
+        .iter()
+        .map(|issue| issue.message.clone())
+        .collect()
+}
+
+#[test]
+fn video_values_are_held_to_googles_limits() {
+    let clean = "<video:duration>28800</video:duration><video:rating>4.2</video:rating>\
+                 <video:view_count>12345</video:view_count>\
+                 <video:publication_date>2026-11-01T10:00:00+01:00</video:publication_date>\
+                 <video:expiration_date>2027-11-01</video:expiration_date>\
+                 <video:family_friendly>yes</video:family_friendly>\
+                 <video:restriction relationship=\"allow\">IE GB US CA</video:restriction>\
+                 <video:platform relationship=\"deny\">tv</video:platform>\
+                 <video:requires_subscription>no</video:requires_subscription>\
+                 <video:uploader info=\"https://example.com/u\">Grill Masters</video:uploader>\
+                 <video:live>No</video:live><video:tag>steak</video:tag><video:tag>grill</video:tag>";
+    assert_eq!(video_issues(clean), Vec::<String>::new());
+    let tags = "<video:tag>t</video:tag>".repeat(33);
+    let long = "d".repeat(2_049);
+    let cases = [
+        (
+            "<video:duration>0</video:duration>".to_owned(),
+            "video:duration `0`",
+        ),
+        (
+            "<video:duration>28801</video:duration>".to_owned(),
+            "from 1 to 28800",
+        ),
+        (
+            "<video:duration>1:30</video:duration>".to_owned(),
+            "video:duration `1:30`",
+        ),
+        (
+            "<video:rating>5.1</video:rating>".to_owned(),
+            "video:rating `5.1`",
+        ),
+        ("<video:rating>-1</video:rating>".to_owned(), "0.0 to 5.0"),
+        (
+            "<video:view_count>many</video:view_count>".to_owned(),
+            "video:view_count",
+        ),
+        (tags, "33 video:tag; Google reads at most 32"),
+        (
+            format!("<video:description>{long}</video:description>"),
+            "video:description is 2049 characters",
+        ),
+        (
+            "<video:publication_date>05/11/2026</video:publication_date>".to_owned(),
+            "video:publication_date `05/11/2026` is not W3C Datetime",
+        ),
+        (
+            "<video:expiration_date>2026-11-01T10:00</video:expiration_date>".to_owned(),
+            "video:expiration_date",
+        ),
+        (
+            "<video:family_friendly>true</video:family_friendly>".to_owned(),
+            "video:family_friendly `true`",
+        ),
+        (
+            "<video:live>maybe</video:live>".to_owned(),
+            "video:live `maybe`",
+        ),
+        (
+            "<video:restriction>US GB</video:restriction>".to_owned(),
+            "video:restriction has no relationship attribute",
+        ),
+        (
+            "<video:restriction relationship=\"block\">US</video:restriction>".to_owned(),
+            "relationship=`block`",
+        ),
+        (
+            "<video:restriction relationship=\"deny\">US,GB</video:restriction>".to_owned(),
+            "video:restriction `US,GB` is not a space-separated list of ISO 3166",
+        ),
+        (
+            "<video:platform relationship=\"allow\">web desktop</video:platform>".to_owned(),
+            "video:platform `desktop`",
+        ),
+        (
+            "<video:platform relationship=\"allow\">web</video:platform>\
+             <video:platform relationship=\"deny\">tv</video:platform>"
+                .to_owned(),
+            "2 video:platform in one video",
+        ),
+        (
+            "<video:content_loc>https://example.com/w.mp4</video:content_loc>".to_owned(),
+            "2 video:content_loc in one video",
+        ),
+        (
+            "<video:player_loc>javascript:play()</video:player_loc>".to_owned(),
+            "video:player_loc `javascript:play()` is not an http(s) URL",
+        ),
+        (
+            format!("<video:uploader>{}</video:uploader>", "u".repeat(256)),
+            "video:uploader is 256 characters",
+        ),
+    ];
+    for (video, expected) in cases {
+        let found = video_issues(&video);
+        assert_eq!(found.len(), 1, "{video}: {found:#?}");
+        assert!(found[0].contains(expected), "{video}: {found:#?}");
+    }
+}
+
+#[test]
+fn news_language_is_an_iso_639_code() {
+    let news = |language: &str| {
+        let xml = format!(
+            "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+             xmlns:news=\"http://www.google.com/schemas/sitemap-news/0.9\">\n\
+             <url><loc>https://example.com/a</loc><news:news><news:publication>\
+             <news:name>Example Times</news:name><news:language>{language}</news:language>\
+             </news:publication><news:publication_date>2026-11-30</news:publication_date>\
+             <news:title>A</news:title></news:news></url>\n</urlset>\n"
+        );
+        let summary = sitemap::parse_bytes(
+            xml.as_bytes(),
+            &SitemapOptions::new(CHECK_TIME.parse().unwrap()),
+        )
+        .summary;
+        with_rule(&summary, "sitemap/news-invalid")
+            .iter()
+            .map(|issue| issue.message.clone())
+            .collect::<Vec<_>>()
+    };
+    for good in ["en", "de", "fil", "zh-cn", "zh-tw"] {
+        assert_eq!(news(good), Vec::<String>::new(), "{good}");
+    }
+    for bad in ["English", "en-US", "EN", "e"] {
+        let found = news(bad);
+        assert_eq!(found.len(), 1, "{bad}: {found:#?}");
+        assert!(
+            found[0].contains("is not an ISO 639 language code"),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn images_need_an_http_image_loc() {
+    let summary = check("image-invalid/fires.xml");
+    let found: Vec<_> = with_rule(&summary, "sitemap/image-invalid")
+        .iter()
+        .map(|issue| (issue.line, issue.column, issue.message.clone()))
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!((found[0].0, found[0].1), (Some(5), Some(5)));
+    assert!(found[0].2.contains("has no image:loc"));
+    assert_eq!(found[1].0, Some(6));
+    assert!(
+        found[1]
+            .2
+            .contains("`/img/relative.jpg` is not an absolute http(s) URL")
     );
 }

@@ -30,6 +30,7 @@ use crawlgate_crawl::{
     HttpOptions, SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_sitemaps,
 };
 use serde::Serialize;
+use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use url::Url;
 
@@ -54,6 +55,8 @@ pub enum Output {
 pub struct Checked {
     pub summary: SitemapSummary,
     pub children: Vec<String>,
+    /// The line of each of `children` in the index.
+    pub child_lines: Vec<u32>,
 }
 
 /// Reads one sitemap from `input` and prints the result to `out` (issues to `err` with
@@ -69,6 +72,7 @@ pub fn check(
 ) -> io::Result<Checked> {
     // The kind is known only at the end: keep the locations in case it is an index.
     let mut children = Vec::new();
+    let mut child_lines = Vec::new();
     let mut more_children = 0u64;
     let mut write_error = None;
     // Entries are only looked at: borrowing them lets the parser reuse their memory.
@@ -81,6 +85,7 @@ pub fn check(
         }
         if children.len() < MAX_JSON_CHILDREN {
             children.push(entry.loc.clone());
+            child_lines.push(entry.line);
         } else {
             more_children += 1;
         }
@@ -90,6 +95,7 @@ pub fn check(
     }
     if summary.kind != SitemapKind::Index {
         children.clear();
+        child_lines.clear();
         more_children = 0;
     }
     match output {
@@ -114,7 +120,11 @@ pub fn check(
             }
         }
     }
-    Ok(Checked { summary, children })
+    Ok(Checked {
+        summary,
+        children,
+        child_lines,
+    })
 }
 
 #[derive(Serialize)]
@@ -231,13 +241,16 @@ pub async fn check_tree(
     let mut issues = Vec::new();
     let mut error: Option<io::Error> = None;
     let mut printed = 0u64;
+    // Where each child sitemap is named in its index, for `sitemap/nested-index`.
+    let mut named_at: HashMap<Url, u32> = HashMap::new();
     let visit = |step: SitemapStep<'_>| -> Vec<Url> {
         if error.is_some() {
             return Vec::new();
         }
         let result = match step {
             SitemapStep::Fetched(fetch) => {
-                visit_fetched(fetch, options, output, out, notes, printed)
+                let line = named_at.get(&fetch.url).copied();
+                visit_fetched(fetch, line, options, output, out, notes, printed)
             }
             SitemapStep::Skipped {
                 url,
@@ -252,7 +265,14 @@ pub async fn check_tree(
             Ok(visited) => {
                 printed += 1;
                 issues.extend(visited.issues);
-                visited.children
+                for (child, line) in &visited.children {
+                    named_at.entry(child.clone()).or_insert(*line);
+                }
+                visited
+                    .children
+                    .into_iter()
+                    .map(|(child, _)| child)
+                    .collect()
             }
             Err(problem) => {
                 error = Some(problem);
@@ -267,14 +287,17 @@ pub async fn check_tree(
     }
 }
 
-/// What one step printed: its issues (for the exit status) and the children to follow.
+/// What one step printed: its issues (for the exit status) and the children to follow, with
+/// their lines in the index.
 struct Visited {
     issues: Vec<Issue>,
-    children: Vec<Url>,
+    children: Vec<(Url, u32)>,
 }
 
+/// `line`: where the parent index names this sitemap.
 fn visit_fetched(
     fetch: &SitemapFetch,
+    line: Option<u32>,
     options: &SitemapOptions,
     output: Output,
     out: &mut impl Write,
@@ -326,19 +349,33 @@ fn visit_fetched(
         writeln!(out)?;
     }
     let checked = check(received.body.as_slice(), name, &options, output, out, notes)?;
+    let mut issues = checked.summary.issues;
     let children = if checked.summary.kind == SitemapKind::Index {
+        if let Some(parent) = &fetch.parent {
+            // The audit's sitemap/nested-index, at the index that names this one.
+            let entries = checked.summary.entry_count;
+            let at = line.map_or_else(String::new, |line| format!(" (line {line})"));
+            let issue = document_issue(
+                Code::NestedIndex,
+                format!(
+                    "{parent}{at} lists {name}, which is itself a sitemap index ({entries} \
+                     sitemap{}); Google does not follow nested indexes",
+                    if entries == 1 { "" } else { "s" }
+                ),
+            );
+            write_problem(name, &issue, output, out, notes)?;
+            issues.push(issue);
+        }
         checked
             .children
             .iter()
-            .filter_map(|loc| Url::parse(loc.trim()).ok())
+            .zip(&checked.child_lines)
+            .filter_map(|(loc, &line)| Url::parse(loc.trim()).ok().map(|url| (url, line)))
             .collect()
     } else {
         Vec::new()
     };
-    Ok(Visited {
-        issues: checked.summary.issues,
-        children,
-    })
+    Ok(Visited { issues, children })
 }
 
 /// Print why a sitemap named by an index was not read; cycles and bounds are issues.
