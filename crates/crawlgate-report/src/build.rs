@@ -171,13 +171,13 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
 /// line (half a megabyte of spaces, an HTML page on one line) would otherwise fill the report.
 const MAX_SHOWN_LINE_CHARS: usize = 1_000;
 
-/// A robots.txt line as the report shows it: cut after [`MAX_SHOWN_LINE_CHARS`].
 /// Lines of a robots.txt listed in full in a report ([`RobotsReport::lines`]).
 pub const MAX_LISTED_LINES: usize = 1_000;
 
 /// Lines shown around each cited line past [`MAX_LISTED_LINES`].
 const EXCERPT_CONTEXT: u32 = 2;
 
+/// A robots.txt line as the report shows it: cut after [`MAX_SHOWN_LINE_CHARS`].
 fn shown_line(line: &str) -> String {
     match line.char_indices().nth(MAX_SHOWN_LINE_CHARS) {
         Some((at, _)) => format!("{}…", &line[..at]),
