@@ -94,7 +94,10 @@ fn an_audit_whose_pages_fail_says_so_in_every_format() {
     ]);
     let stdout = text(&output.stdout);
     assert!(
-        stdout.contains("20 pages could not be fetched (timeouts, refused or reset connections)"),
+        stdout.contains(
+            "20 pages could not be fetched (no usable response: a timeout, a refused or reset connection, a redirect loop): the audit \
+             says nothing of them"
+        ),
         "{stdout}"
     );
     let report = report_json(&out);

@@ -27,7 +27,8 @@ pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -
     if summary.pages_failed > 0 {
         let _ = writeln!(
             text,
-            "{} page{} could not be fetched (timeouts, refused or reset connections): the audit              says nothing of {}",
+            "{} page{} could not be fetched (no usable response: a timeout, a refused or reset connection, a redirect loop): the audit \
+             says nothing of {}",
             summary.pages_failed,
             if summary.pages_failed == 1 { "" } else { "s" },
             if summary.pages_failed == 1 {
