@@ -48,11 +48,6 @@ pub(crate) fn extract_html_with(
     signals: &mut Signals,
     reading: Reading,
 ) -> Option<String> {
-    let (capped, attributes_capped) = cap_attributes(text);
-    if attributes_capped {
-        signals.truncated = true;
-    }
-    let text: &str = &capped;
     let declared_encoding = match reading {
         Reading::Fast => match plain_head(text) {
             Some(head) => match scan_body(text, head.body_at) {
@@ -80,6 +75,13 @@ pub(crate) fn extract_html_with(
 /// html5ever builds the DOM (up to where `extent` says), the scanner reads the rest if any. If
 /// the scanner finds something only the tree builder can decide, html5ever parses it all.
 fn read_with_html5ever(text: &str, signals: &mut Signals, extent: Extent) -> Option<String> {
+    // html5ever checks each attribute against the tag's earlier ones: the tags it reads are
+    // bounded first (the scanner bounds its own as it reads).
+    let (capped, attributes_capped) = cap_attributes(text);
+    if attributes_capped {
+        signals.truncated = true;
+    }
+    let text: &str = &capped;
     let parsed = parse(text, extent);
     let body = match parsed.handed_over_at {
         Some(offset) => match scan_body(text, offset) {
@@ -111,6 +113,10 @@ fn collect_scanned<'t>(
     tag: &ScannedTag<'t>,
     in_head: bool,
 ) {
+    if tag.attributes.len() >= crate::limits::MAX_ATTRIBUTES {
+        // The scanner read no further attributes of this tag.
+        collector.signals.truncated = true;
+    }
     let place = Placement {
         kind: tag.kind,
         line: Some(collector.lines.line_of(tag.end)),

@@ -28,6 +28,7 @@
 //! a template among tables (`<table><template><table><a href=x>`) is still taken as inert.
 
 use super::collect::Extracted;
+use crate::limits::MAX_ATTRIBUTES;
 use memchr::{memchr, memmem};
 use std::borrow::Cow;
 
@@ -562,9 +563,13 @@ fn lowercase(text: &str) -> Cow<'_, str> {
     }
 }
 
+/// Attributes a tag has before duplicates are checked in a set rather than the list.
+const FEW_ATTRIBUTES: usize = 16;
+
 /// Attributes from `position` (just after the tag name) to the closing `>`, per the tokenizer's
 /// attribute states. Returns the `>` offset and whether the tag is self-closing; `None` if the
-/// input ends first. Collects into `attributes` when given (first of duplicate names wins).
+/// input ends first. Collects into `attributes` when given (first of duplicate names wins; at
+/// most [`MAX_ATTRIBUTES`], the rest read past).
 pub(super) fn scan_attributes<'t>(
     text: &'t str,
     mut position: usize,
@@ -577,6 +582,9 @@ pub(super) fn scan_attributes<'t>(
         }
         at
     };
+    // Names seen, once a tag has many attributes: checking each new one against a list would
+    // cost the square of a flooded tag's attributes.
+    let mut seen: Option<std::collections::HashSet<Cow<'t, str>>> = None;
     loop {
         position = skip_spaces(position);
         match *bytes.get(position)? {
@@ -628,9 +636,23 @@ pub(super) fn scan_attributes<'t>(
                 }
             }
         }
-        if let Some(attributes) = attributes.as_deref_mut() {
+        if let Some(attributes) = attributes
+            .as_deref_mut()
+            .filter(|attributes| attributes.len() < MAX_ATTRIBUTES)
+        {
             let name = lowercase(text.get(name_start..name_end)?);
-            if !attributes.iter().any(|(known, _)| *known == name) {
+            let known = match &mut seen {
+                Some(seen) => !seen.insert(name.clone()),
+                None if attributes.len() >= FEW_ATTRIBUTES => {
+                    let mut names: std::collections::HashSet<Cow<'t, str>> =
+                        attributes.iter().map(|(known, _)| known.clone()).collect();
+                    let known = !names.insert(name.clone());
+                    seen = Some(names);
+                    known
+                }
+                None => attributes.iter().any(|(known, _)| *known == name),
+            };
+            if !known {
                 let raw_value = text.get(value.0..value.1)?;
                 attributes.push((name, super::entities::decode_attribute(raw_value)));
             }

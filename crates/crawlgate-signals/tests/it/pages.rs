@@ -614,19 +614,23 @@ fn a_tag_flooded_with_attributes_is_read_to_the_cap_in_linear_time() {
     // attributes, so unbounded this took minutes; past the cap the rest of the tag is not read.
     let flood: Vec<String> = (0..100_000).map(|n| format!(" a{n}=x")).collect();
     let flood = flood.concat();
-    let body = format!(
-        "<!doctype html><html><head><title>t</title><meta name=robots content=noindex{flood}>\
-         </head><body><link rel=canonical href=/canonical{flood}><p>text</p></body></html>"
-    );
-    let url = Url::parse(PAGE_URL).unwrap();
-    let signals = extract(&PageInput {
-        url: &url,
-        status: 200,
-        headers: &[HeaderLine::new("Content-Type", "text/html")],
-        body: body.as_bytes(),
-    });
-    assert!(signals.truncated);
-    assert!(for_bot(&signals, "googlebot").is_noindex());
-    assert_eq!(signals.canonicals.len(), 1);
-    assert_eq!(signals.canonicals[0].href, "/canonical");
+    // The plain head is read by the scanner; a `<noscript>` in the head sends it to html5ever.
+    for head_extra in ["", "<noscript></noscript>"] {
+        let body = format!(
+            "<!doctype html><html><head><title>t</title>{head_extra}\
+             <meta name=robots content=noindex{flood}></head><body>\
+             <link rel=canonical href=/canonical{flood}><p>text</p></body></html>"
+        );
+        let url = Url::parse(PAGE_URL).unwrap();
+        let signals = extract(&PageInput {
+            url: &url,
+            status: 200,
+            headers: &[HeaderLine::new("Content-Type", "text/html")],
+            body: body.as_bytes(),
+        });
+        assert!(signals.truncated, "{head_extra}");
+        assert!(for_bot(&signals, "googlebot").is_noindex(), "{head_extra}");
+        assert_eq!(signals.canonicals.len(), 1, "{head_extra}");
+        assert_eq!(signals.canonicals[0].href, "/canonical", "{head_extra}");
+    }
 }
