@@ -408,6 +408,36 @@ fn rows_and_pages_past_the_reports_bounds_are_counted_and_said_so() {
         "| … | {} more: every finding is in report.json |",
         rows - 500
     )));
+
+    // A robots.txt naming thousands of sitemaps: the table and the list stop at 1,000.
+    let sitemap = report.sitemaps[0].clone();
+    let before = report.sitemaps.len();
+    for n in 0..1_200 {
+        report.sitemaps.push(crawlgate_report::SitemapReport {
+            url: format!("https://www.outfitters.test/sitemap-{n:04}.xml"),
+            ..sitemap.clone()
+        });
+        report.robots[0]
+            .sitemaps
+            .push(format!("https://www.outfitters.test/sitemap-{n:04}.xml"));
+    }
+    let listed = report.robots[0].sitemaps.len();
+    let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
+    assert!(html.contains(&format!(
+        "… and {} more: every sitemap is in report.json.",
+        before + 1_200 - 1_000
+    )));
+    assert!(html.contains(&format!(
+        "… and {} more: report.json has all",
+        listed - 1_000
+    )));
+    assert!(!html.contains("sitemap-1199.xml"));
+    let md = render(&Renderers::builtin(), "md", &report, &fail_on_error());
+    assert!(md.contains(&format!(
+        "| … | {} more: every sitemap is in report.json |",
+        before + 1_200 - 1_000
+    )));
+    assert!(!md.contains("sitemap-1199.xml"));
 }
 
 #[test]
