@@ -37,9 +37,9 @@ const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
          pages (a_start_url_answering_500_or_401_is_a_finding_a_message_and_inconclusive covers it)",
     ),
     (
-        "http/body-truncated",
-        "needs a page longer than the body bound (10 MiB by default); the demo's pages are a few \
-         KB (fixtures/rules/http/body-truncated reads 2,000 bytes of a longer page)",
+        "http/page-read-in-part",
+        "needs a page longer than the body bound (10 MiB by default) or past a page's signal bounds; the demo's pages are a few \
+         KB (fixtures/rules/http/page-read-in-part reads 8,000 bytes of longer pages)",
     ),
     (
         "robots/expected-blocked-allowed",

@@ -76,7 +76,7 @@ pub static RULES: &[&dyn Rule] = &[
     &http::RedirectChain,
     &http::InternalLinkRedirect,
     &http::NotHtml,
-    &http::BodyTruncated,
+    &http::PageReadInPart,
     &robots::ExpectedBlockedAllowed,
     // directives (RULES.md §2.3)
     &directives::Noindex,

@@ -401,6 +401,13 @@ pub struct FetchedPage {
 }
 
 impl FetchedPage {
+    /// Whether part of the page went unread: the body was cut at the byte bound, or a signal
+    /// bound (links, robots tags, attributes on a tag) dropped the rest. What the page lacks
+    /// cannot be asserted then (`http/page-read-in-part` says so).
+    pub fn read_in_part(&self) -> bool {
+        self.body_truncated || self.signals.truncated
+    }
+
     /// The first effective canonical (in `<head>` or a `Link` header) when it differs from `url`
     /// after normalisation.
     pub fn canonical_elsewhere(&self, url: &Url) -> Option<Url> {

@@ -34,9 +34,9 @@ declare_rule! {
 impl Rule for Missing {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            // A page cut at the body bound may declare its canonical past the cut
-            // (http/body-truncated says so).
-            if !page.signals.is_html || !page.signals.canonicals.is_empty() || page.body_truncated {
+            // A page read only in part may declare its canonical past the cut
+            // (http/page-read-in-part says so).
+            if !page.signals.is_html || !page.signals.canonicals.is_empty() || page.read_in_part() {
                 continue;
             }
             let indexable =

@@ -60,8 +60,8 @@ impl Rule for MissingReturnLink {
                 if other_page.canonical_elsewhere(&other.url).is_some() {
                     continue; // hreflang/target-not-indexable says it
                 }
-                if other_page.body_truncated {
-                    continue; // its return link may come past the cut (http/body-truncated)
+                if other_page.read_in_part() {
+                    continue; // its return link may come past the cut (http/page-read-in-part)
                 }
                 // Pairs written only in one sitemap holding both entries are that sitemap's check.
                 let only_in_shared_sitemap =

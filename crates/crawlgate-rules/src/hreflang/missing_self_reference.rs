@@ -38,10 +38,10 @@ impl Rule for MissingSelfReference {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {
             let own = annotations::on_page(page);
-            // A page cut at the body bound may list itself past the cut (http/body-truncated).
+            // A page read only in part may list itself past the cut (http/page-read-in-part).
             if own.is_empty()
                 || page.canonical_elsewhere(&resource.url).is_some()
-                || page.body_truncated
+                || page.read_in_part()
             {
                 continue;
             }

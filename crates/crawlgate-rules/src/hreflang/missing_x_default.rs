@@ -38,8 +38,8 @@ impl Rule for MissingXDefault {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {
-            // A page cut at the body bound may name x-default past the cut.
-            if page.canonical_elsewhere(&resource.url).is_some() || page.body_truncated {
+            // A page read only in part may name x-default past the cut.
+            if page.canonical_elsewhere(&resource.url).is_some() || page.read_in_part() {
                 continue;
             }
             let all = annotations::all(resource, page, &sitemaps);

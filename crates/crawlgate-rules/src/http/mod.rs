@@ -5,20 +5,20 @@
 //! the URL that answers (the target), with the pages linking to it as evidence. Sitemap entries
 //! and canonicals pointing at such URLs are the `sitemap/url-*` and `canonical/target-*` rules'.
 
-mod body_truncated;
 mod internal_link_4xx;
 mod internal_link_5xx;
 mod internal_link_redirect;
 mod not_html;
+mod page_read_in_part;
 mod redirect_chain;
 mod redirect_loop;
 mod start_url_error;
 
-pub use body_truncated::BodyTruncated;
 pub use internal_link_4xx::InternalLink4xx;
 pub use internal_link_5xx::InternalLink5xx;
 pub use internal_link_redirect::InternalLinkRedirect;
 pub use not_html::NotHtml;
+pub use page_read_in_part::PageReadInPart;
 pub use redirect_chain::RedirectChain;
 pub use redirect_loop::RedirectLoop;
 pub use start_url_error::{

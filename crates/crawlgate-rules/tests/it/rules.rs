@@ -82,7 +82,7 @@ rule_tests! {
         redirect_chain => RedirectChain,
         internal_link_redirect => InternalLinkRedirect,
         not_html => NotHtml,
-        body_truncated => BodyTruncated,
+        page_read_in_part => PageReadInPart,
     }
     directives {
         noindex => Noindex,
