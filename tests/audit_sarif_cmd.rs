@@ -8,6 +8,24 @@ use crawlgate_test_support::served::serve_fixture_site;
 use serde_json::Value;
 use std::path::Path;
 
+/// `crawlgate audit START --format sarif -o OUT EXTRA…`, quiet, without assets, never failing.
+fn sarif_audit(start: &str, out: &Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "audit",
+        start,
+        "--quiet",
+        "--no-assets",
+        "--format",
+        "sarif",
+        "--fail-on",
+        "never",
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    crawlgate(&args)
+}
+
 fn sarif_of(dir: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("report.sarif")).unwrap()).unwrap()
 }
@@ -21,22 +39,16 @@ fn sarif_map_places_robots_txt_findings_on_the_repository_file_and_baseline_stat
     let mapping = format!("{robots}=public/robots.txt");
     let baseline = dir.join("baseline.json");
     let first_dir = dir.join("first");
-    let output = crawlgate(&[
-        "audit",
+    let output = sarif_audit(
         &start,
-        "--quiet",
-        "--no-assets",
-        "--format",
-        "sarif",
-        "--fail-on",
-        "never",
-        "-o",
-        first_dir.to_str().unwrap(),
-        "--sarif-map",
-        &mapping,
-        "--write-baseline",
-        baseline.to_str().unwrap(),
-    ]);
+        &first_dir,
+        &[
+            "--sarif-map",
+            &mapping,
+            "--write-baseline",
+            baseline.to_str().unwrap(),
+        ],
+    );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let first = sarif_of(&first_dir);
     let places = locations(&first);
@@ -61,22 +73,16 @@ fn sarif_map_places_robots_txt_findings_on_the_repository_file_and_baseline_stat
     let config = dir.join("crawlgate.toml");
     std::fs::write(&config, format!("sarif_map = [\"{mapping}\"]\n")).unwrap();
     let second_dir = dir.join("second");
-    let output = crawlgate(&[
-        "audit",
+    let output = sarif_audit(
         &start,
-        "--quiet",
-        "--no-assets",
-        "--format",
-        "sarif",
-        "--fail-on",
-        "never",
-        "-o",
-        second_dir.to_str().unwrap(),
-        "--config",
-        config.to_str().unwrap(),
-        "--baseline",
-        baseline.to_str().unwrap(),
-    ]);
+        &second_dir,
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "--baseline",
+            baseline.to_str().unwrap(),
+        ],
+    );
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     let second = sarif_of(&second_dir);
     assert_eq!(locations(&second), places);

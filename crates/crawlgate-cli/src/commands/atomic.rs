@@ -27,16 +27,18 @@ pub(crate) fn check_output_dir(dir: &Path) -> Result<()> {
             dir.display()
         );
     }
+    // A relative path's last ancestor is "", the current folder.
     let existing = dir
         .ancestors()
-        .find(|ancestor| ancestor.as_os_str().is_empty() || ancestor.exists())
-        .map_or(Path::new("."), |ancestor| {
+        .map(|ancestor| {
             if ancestor.as_os_str().is_empty() {
                 Path::new(".")
             } else {
                 ancestor
             }
-        });
+        })
+        .find(|ancestor| ancestor.exists())
+        .unwrap_or(Path::new("."));
     if !existing.is_dir() {
         anyhow::bail!(
             "cannot create the report folder `{}`: `{}` is a file",
