@@ -219,41 +219,71 @@ struct Builder {
     group_has_rule: bool,
 }
 
+/// The facts of one physical line, and its value's bytes when it splits into key and value.
+fn read_line(number: u32, offset: usize, raw: &[u8]) -> (LineFacts, Option<&[u8]>) {
+    let too_long = raw.len() > GOOGLE_MAX_LINE_BYTES;
+    let kept = raw.get(..GOOGLE_MAX_LINE_BYTES).unwrap_or(raw);
+    // Google's parser works on C strings: a NUL ends the line.
+    let nul = memchr::memchr(0, kept);
+    let text = nul.and_then(|at| kept.get(..at)).unwrap_or(kept);
+    let comment = memchr::memchr(b'#', text);
+    let text = trim(comment.and_then(|at| text.get(..at)).unwrap_or(text));
+    let mut facts = LineFacts {
+        line: number,
+        offset,
+        kind: LineKind::Blank,
+        key: None,
+        value: None,
+        key_match: None,
+        missing_colon: false,
+        too_long,
+        has_comment: comment.is_some(),
+        has_nul: nul.is_some(),
+        outside_group: false,
+    };
+    let mut value = None;
+    match split_key_value(text) {
+        Content::Nothing if comment.is_some() => facts.kind = LineKind::Comment,
+        Content::Nothing => facts.kind = LineKind::Blank,
+        Content::Unparseable => facts.kind = LineKind::Unparseable,
+        Content::KeyValue(pair) => {
+            let (kind, key_match) = classify_key(pair.key);
+            facts.kind = kind;
+            facts.key_match = key_match;
+            facts.missing_colon = pair.missing_colon;
+            facts.key = Some(lossy(pair.key));
+            facts.value = Some(lossy(pair.value));
+            value = Some(pair.value);
+        }
+    }
+    (facts, value)
+}
+
+/// The allow and disallow lines of `body` (facts as [`parse`] gives them, but without groups:
+/// `outside_group` is never set), and the number of the line that holds byte `at`. One pass,
+/// keeping only those lines: a body of millions of other lines costs no memory.
+pub(crate) fn rule_lines(body: &[u8], at: usize) -> (Vec<LineFacts>, Option<u32>) {
+    let (_, start) = skipped_bom(body);
+    let mut rules = Vec::new();
+    let mut line_at = None;
+    for (number, (offset, raw)) in (1u32..).zip(physical_lines(body, start)) {
+        let offset = if number == 1 { 0 } else { offset };
+        if offset <= at {
+            line_at = Some(number);
+        }
+        let (facts, _) = read_line(number, offset, raw);
+        if matches!(facts.kind, LineKind::Allow | LineKind::Disallow) {
+            rules.push(facts);
+        }
+    }
+    (rules, line_at)
+}
+
 impl Builder {
     fn line(&mut self, number: u32, offset: usize, raw: &[u8]) {
-        let too_long = raw.len() > GOOGLE_MAX_LINE_BYTES;
-        let kept = raw.get(..GOOGLE_MAX_LINE_BYTES).unwrap_or(raw);
-        // Google's parser works on C strings: a NUL ends the line.
-        let nul = memchr::memchr(0, kept);
-        let text = nul.and_then(|at| kept.get(..at)).unwrap_or(kept);
-        let comment = memchr::memchr(b'#', text);
-        let text = trim(comment.and_then(|at| text.get(..at)).unwrap_or(text));
-        let mut facts = LineFacts {
-            line: number,
-            offset,
-            kind: LineKind::Blank,
-            key: None,
-            value: None,
-            key_match: None,
-            missing_colon: false,
-            too_long,
-            has_comment: comment.is_some(),
-            has_nul: nul.is_some(),
-            outside_group: false,
-        };
-        match split_key_value(text) {
-            Content::Nothing if comment.is_some() => facts.kind = LineKind::Comment,
-            Content::Nothing => facts.kind = LineKind::Blank,
-            Content::Unparseable => facts.kind = LineKind::Unparseable,
-            Content::KeyValue(pair) => {
-                let (kind, key_match) = classify_key(pair.key);
-                facts.kind = kind;
-                facts.key_match = key_match;
-                facts.missing_colon = pair.missing_colon;
-                facts.key = Some(lossy(pair.key));
-                facts.value = Some(lossy(pair.value));
-                self.directive(&mut facts, pair.value);
-            }
+        let (mut facts, value) = read_line(number, offset, raw);
+        if let Some(value) = value {
+            self.directive(&mut facts, value);
         }
         self.lines.push(facts);
     }

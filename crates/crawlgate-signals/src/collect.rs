@@ -1,7 +1,7 @@
 //! From elements to signals: one place that reads `<a>`, `<link>`, `<meta>`, `<img>`,
 //! `<picture><source>`, `<script>` and `<base>`, whether they come from the DOM or the scanner.
 
-use super::limits::{MAX_ASSETS, MAX_LINKS, MAX_SRCSET_CANDIDATES, MAX_TAGS};
+use super::limits::{MAX_ASSETS, MAX_LINKS, MAX_SRCSET_CANDIDATES, MAX_TAGS, MAX_URL_BYTES};
 use super::raw::{LineIndex, RawLocator, rebuild};
 use super::resolve::{document_base, resolve_in};
 use super::types::{
@@ -151,6 +151,9 @@ pub(crate) struct Collector<'s, 't> {
     /// table holds indices only, so a link's URL is neither copied nor allocated to look it up.
     link_index: HashTable<usize>,
     link_hasher: foldhash::fast::RandomState,
+    /// Bytes of `href` text kept so far (links, assets, canonicals, hreflang), against
+    /// [`MAX_URL_BYTES`].
+    url_bytes: usize,
 }
 
 impl<'s, 't> Collector<'s, 't> {
@@ -161,7 +164,19 @@ impl<'s, 't> Collector<'s, 't> {
             raw: RawLocator::new(text),
             link_index: HashTable::new(),
             link_hasher: foldhash::fast::RandomState::default(),
+            url_bytes: 0,
         }
+    }
+
+    /// Whether `href` fits in what the page may keep; past the bound, the page is marked
+    /// truncated and the reference dropped.
+    fn keeps(&mut self, href: &str) -> bool {
+        if self.url_bytes.saturating_add(href.len()) > MAX_URL_BYTES {
+            self.signals.truncated = true;
+            return false;
+        }
+        self.url_bytes += href.len();
+        true
     }
 
     /// Records what one element says.
@@ -221,6 +236,11 @@ impl<'s, 't> Collector<'s, 't> {
             self.signals.truncated = true;
             return;
         }
+        if self.url_bytes.saturating_add(href.len()) > MAX_URL_BYTES {
+            self.signals.truncated = true;
+            return;
+        }
+        self.url_bytes += href.len();
         links.push(PageLink {
             href: href.to_owned(),
             resolved: None,
@@ -236,6 +256,9 @@ impl<'s, 't> Collector<'s, 't> {
     fn asset(&mut self, kind: AssetKind, href: &str, line: Option<u32>) {
         if self.signals.assets.len() >= MAX_ASSETS {
             self.signals.truncated = true;
+            return;
+        }
+        if !self.keeps(href) {
             return;
         }
         self.signals.assets.push(Asset {
@@ -298,6 +321,9 @@ impl<'s, 't> Collector<'s, 't> {
             self.signals.truncated = true;
             return;
         }
+        if !self.keeps(href) {
+            return;
+        }
         self.signals.canonicals.push(Canonical {
             href: href.to_owned(),
             resolved: None,
@@ -308,6 +334,9 @@ impl<'s, 't> Collector<'s, 't> {
     fn push_hreflang(&mut self, hreflang: &str, href: &str, source: LinkSource) {
         if self.signals.hreflang.len() >= MAX_TAGS {
             self.signals.truncated = true;
+            return;
+        }
+        if !self.keeps(href) {
             return;
         }
         self.signals.hreflang.push(Hreflang {

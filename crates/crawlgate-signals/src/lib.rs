@@ -91,6 +91,9 @@ pub mod limits {
     /// Attributes read per tag: past them the rest of the tag is left unread (checking each
     /// attribute against the earlier ones, as the HTML standard does, costs the square).
     pub const MAX_ATTRIBUTES: usize = 1_000;
+    /// Bytes of URL text (`href`s as written: links, assets, canonicals, hreflang alternates)
+    /// kept per page: a page of long URLs hits this before the counts above.
+    pub const MAX_URL_BYTES: usize = 2 * 1024 * 1024;
     /// Robots meta tags, canonicals, hreflang alternates (each) kept per page.
     pub const MAX_TAGS: usize = 1_000;
     /// Robots rules kept per header line.

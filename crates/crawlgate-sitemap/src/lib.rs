@@ -191,6 +191,65 @@ pub struct Entry {
     pub alternates: Vec<Alternate>,
 }
 
+impl Entry {
+    /// About how many bytes the entry holds in memory: its own size and its text. An estimate
+    /// (allocator slack left out) that a crawl sums to bound the entries it keeps.
+    pub fn kept_bytes(&self) -> usize {
+        let text = |value: &Option<String>| value.as_ref().map_or(0, String::len);
+        let images: usize = self
+            .images
+            .iter()
+            .map(|image| {
+                std::mem::size_of::<Image>()
+                    + image.loc.len()
+                    + text(&image.caption)
+                    + text(&image.title)
+            })
+            .sum();
+        let videos: usize = self
+            .videos
+            .iter()
+            .map(|video| {
+                std::mem::size_of::<Video>()
+                    + [
+                        &video.thumbnail_loc,
+                        &video.title,
+                        &video.description,
+                        &video.content_loc,
+                        &video.player_loc,
+                        &video.uploader,
+                        &video.restriction,
+                    ]
+                    .into_iter()
+                    .map(text)
+                    .sum::<usize>()
+            })
+            .sum();
+        let news = self.news.as_ref().map_or(0, |news| {
+            std::mem::size_of::<News>()
+                + text(&news.publication_name)
+                + text(&news.title)
+                + text(&news.publication_date)
+        });
+        let alternates: usize = self
+            .alternates
+            .iter()
+            .map(|alternate| {
+                std::mem::size_of::<Alternate>() + alternate.hreflang.len() + alternate.href.len()
+            })
+            .sum();
+        std::mem::size_of::<Entry>()
+            + self.loc.len()
+            + text(&self.lastmod)
+            + text(&self.changefreq)
+            + text(&self.priority)
+            + images
+            + videos
+            + news
+            + alternates
+    }
+}
+
 /// An `image:image` (Google image sitemap extension 1.1).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Image {

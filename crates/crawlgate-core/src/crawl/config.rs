@@ -302,6 +302,9 @@ pub struct Bounds {
     pub max_assets: u64,
     /// URLs recorded, fetched or not (default 100,000): a calendar trap cannot exhaust memory.
     pub max_discovered: u64,
+    /// Bytes of the URLs recorded (default 32 MiB): a site of 2 KB URLs stops being recorded
+    /// long before 100,000 of them.
+    pub max_discovered_bytes: u64,
     /// Origins whose robots.txt is fetched (default 50).
     pub max_origins: u64,
     /// Body bytes read per page (default 10 MiB); longer bodies are cut and marked truncated.
@@ -319,6 +322,10 @@ pub struct Bounds {
     pub max_sitemaps: u64,
     /// URLs taken from sitemaps (default 5,000,000).
     pub max_sitemap_urls: u64,
+    /// Bytes of sitemap entries kept for the sitemap rules over all sitemaps, as estimated by
+    /// [`crate::sitemap::Entry::kept_bytes`] (default 64 MiB). Past it, a sitemap's entries
+    /// are still read for its URLs and counted, but not kept.
+    pub max_sitemap_entry_bytes: u64,
 }
 
 impl Default for Bounds {
@@ -328,6 +335,7 @@ impl Default for Bounds {
             max_depth: None,
             max_assets: 10_000,
             max_discovered: 100_000,
+            max_discovered_bytes: 32 * 1024 * 1024,
             max_origins: 50,
             max_page_bytes: 10 * 1024 * 1024,
             max_robots_bytes: 2 * 1024 * 1024,
@@ -336,6 +344,7 @@ impl Default for Bounds {
             sitemap_depth: 3,
             max_sitemaps: 1_000,
             max_sitemap_urls: 5_000_000,
+            max_sitemap_entry_bytes: 64 * 1024 * 1024,
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::site::{
     SitemapState,
 };
 use std::borrow::Cow;
+use std::sync::Arc;
 use url::Url;
 
 /// Links kept per URL as evidence samples.
@@ -27,6 +28,15 @@ impl Crawl {
             self.hit(Bound::MaxDiscovered(self.config.bounds.max_discovered));
             return None;
         }
+        let bytes = url.as_str().len() as u64;
+        if self.slot_bytes.saturating_add(bytes) > self.config.bounds.max_discovered_bytes {
+            self.stats.urls_not_recorded += 1;
+            self.hit(Bound::DiscoveredBytes(
+                self.config.bounds.max_discovered_bytes,
+            ));
+            return None;
+        }
+        self.slot_bytes += bytes;
         let index = self.slots.len();
         self.slot_index.insert(url.as_str().to_owned(), index);
         self.slots.push(Slot {
@@ -169,7 +179,7 @@ impl Crawl {
         &mut self,
         url: &Url,
         kind: AssetKind,
-        from: &Url,
+        from: &Arc<Url>,
         line: Option<u32>,
     ) {
         let Some(url) = crawlable(url) else { return };
@@ -179,7 +189,7 @@ impl Crawl {
         push_reference(
             &mut self.slots[index].resource,
             Reference {
-                from: from.clone(),
+                from: Arc::clone(from),
                 kind: ReferenceKind::Asset(kind),
                 line,
             },
@@ -285,7 +295,7 @@ fn note_found(resource: &mut Resource, url: &Url, depth: Option<u32>, via: Via<'
         resource.depth = Some(resource.depth.map_or(d, |old| old.min(d)));
     }
     let own = |kind| Reference {
-        from: url.clone(),
+        from: Arc::new(url.clone()),
         kind,
         line: None,
     };
@@ -308,7 +318,7 @@ fn note_found(resource: &mut Resource, url: &Url, depth: Option<u32>, via: Via<'
 /// pages whose samples are full: the linking URL is copied only when it is kept.
 fn count_link(
     links: &mut InboundLinks,
-    from: &Url,
+    from: &Arc<Url>,
     line: Option<u32>,
     rel: LinkRel,
     occurrences: u32,
@@ -325,7 +335,7 @@ fn count_link(
         |sample| (sample.from.as_str(), sample.line),
     ) {
         let sample = LinkSample {
-            from: from.clone(),
+            from: Arc::clone(from),
             line,
             rel,
         };

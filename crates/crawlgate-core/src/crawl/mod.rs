@@ -41,6 +41,7 @@ use foldhash::HashMap as FastMap;
 use requests::QueueName;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 use thiserror::Error;
 use url::Url;
 
@@ -198,7 +199,7 @@ struct SitemapSlot {
 enum Via<'a> {
     Start,
     Link {
-        from: &'a Url,
+        from: &'a Arc<Url>,
         line: Option<u32>,
         rel: LinkRel,
         /// How many times the page links here with this `rel`.
@@ -230,10 +231,14 @@ pub struct Crawl {
     sitemap_index: FastMap<String, usize>,
     sitemap_queue: VecDeque<usize>,
     sitemap_urls: u64,
+    /// Estimated bytes of the sitemap entries kept (`Bounds::max_sitemap_entry_bytes`).
+    sitemap_entry_bytes: u64,
     cycles: Vec<SitemapCycle>,
 
     slots: Vec<Slot>,
     slot_index: FastMap<String, usize>,
+    /// Bytes of the URLs recorded in `slots` (`Bounds::max_discovered_bytes`).
+    slot_bytes: u64,
     link_queue: VecDeque<usize>,
     asset_queue: VecDeque<usize>,
     seed_queue: VecDeque<usize>,
@@ -306,9 +311,11 @@ impl Crawl {
             sitemap_index: FastMap::default(),
             sitemap_queue: VecDeque::new(),
             sitemap_urls: 0,
+            sitemap_entry_bytes: 0,
             cycles: Vec::new(),
             slots: Vec::new(),
             slot_index: FastMap::default(),
+            slot_bytes: 0,
             link_queue: VecDeque::new(),
             asset_queue: VecDeque::new(),
             seed_queue: VecDeque::new(),

@@ -82,6 +82,7 @@ impl Preparer {
                             headers: received.headers,
                             signals,
                             internal_outlinks: 0,
+                            assets_found: 0,
                         }),
                     }
                 }

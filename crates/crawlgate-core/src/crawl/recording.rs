@@ -2,12 +2,12 @@
 
 use super::discovery::{crawlable, push_reference};
 use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, Via, prepare};
-use crate::signals::AssetKind;
 use crate::site::{
     Bound, FetchedPage, NotFetchedReason, Reference, ReferenceKind, ResourceKind, ResourceState,
     RobotsFile, SitemapCycle, SitemapListing, SitemapSource, SitemapState,
 };
 use crate::sitemap::{Entry, SitemapKind};
+use std::sync::Arc;
 use url::Url;
 
 impl Crawl {
@@ -172,6 +172,30 @@ impl Crawl {
             );
         }
         self.discover_sitemap_alternates(&sitemap_url, alternates);
+        self.keep_entries_within_bound(index);
+    }
+
+    /// Drops the entries of sitemap `index` that pass the bound on entry bytes kept over all
+    /// sitemaps (their URLs were discovered already; only their own checks are lost).
+    fn keep_entries_within_bound(&mut self, index: usize) {
+        let bound = self.config.bounds.max_sitemap_entry_bytes;
+        let SitemapState::Parsed { entries, .. } = &mut self.sitemaps[index].file.state else {
+            return;
+        };
+        let mut kept = 0;
+        for entry in entries.iter() {
+            let bytes = entry.kept_bytes() as u64;
+            if self.sitemap_entry_bytes.saturating_add(bytes) > bound {
+                break;
+            }
+            self.sitemap_entry_bytes += bytes;
+            kept += 1;
+        }
+        if kept < entries.len() {
+            entries.truncate(kept);
+            entries.shrink_to_fit();
+            self.hit(Bound::SitemapEntryBytes(bound));
+        }
     }
 
     /// Discovers a urlset's `xhtml:link` hreflang alternates as hreflang references from the
@@ -179,6 +203,7 @@ impl Crawl {
     /// lists too (known by then, not counted again); the new ones count towards the sitemap URL
     /// bound like `<loc>`s.
     fn discover_sitemap_alternates(&mut self, sitemap_url: &Url, alternates: Vec<Located>) {
+        let sitemap_url = Arc::new(sitemap_url.clone());
         for (alternate, line) in alternates {
             let Some(alternate) = crawlable(&alternate) else {
                 continue;
@@ -193,7 +218,7 @@ impl Crawl {
             self.discover_page(
                 &alternate,
                 Via::Reference(Reference {
-                    from: sitemap_url.clone(),
+                    from: Arc::clone(&sitemap_url),
                     kind: ReferenceKind::Hreflang,
                     line: Some(line),
                 }),
@@ -285,7 +310,7 @@ impl Crawl {
         push_reference(
             &mut self.slots[target].resource,
             Reference {
-                from: from_url,
+                from: Arc::new(from_url),
                 kind: ReferenceKind::Redirect,
                 line: None,
             },
@@ -310,7 +335,8 @@ impl Crawl {
     }
 
     fn record_page(&mut self, index: usize, mut page: FetchedPage) {
-        let url = self.slots[index].resource.url.clone();
+        // One copy of the page's URL, shared by every sample and reference it gives.
+        let url = Arc::new(self.slots[index].resource.url.clone());
         let crawl_links = matches!(self.slots[index].resource.kind, ResourceKind::Page)
             && (200..300).contains(&page.status)
             && self.in_scope(&url);
@@ -362,23 +388,23 @@ impl Crawl {
                 self.discover_page(
                     &target,
                     Via::Reference(Reference {
-                        from: url.clone(),
+                        from: Arc::clone(&url),
                         kind,
                         line,
                     }),
                 );
             }
-            let assets: Vec<(Url, AssetKind, Option<u32>)> = page
-                .signals
-                .assets
-                .iter()
-                .filter_map(|a| a.resolved.clone().map(|u| (u, a.kind, a.line)))
-                .collect();
-            for (asset, kind, line) in assets {
-                self.discover_asset(&asset, kind, &url, line);
+            let assets = std::mem::take(&mut page.signals.assets);
+            page.assets_found = u32::try_from(assets.len()).unwrap_or(u32::MAX);
+            for asset in assets {
+                if let Some(target) = &asset.resolved {
+                    self.discover_asset(target, asset.kind, &url, asset.line);
+                }
             }
         } else {
             page.signals.links.clear();
+            page.assets_found = u32::try_from(page.signals.assets.len()).unwrap_or(u32::MAX);
+            page.signals.assets.clear();
         }
         self.slots[index].resource.state = ResourceState::Fetched(Box::new(page));
     }

@@ -29,7 +29,7 @@ use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use url::Url;
 
 /// Everything one audit saw. Built by [`crate::crawl::Crawl::finish`].
@@ -393,11 +393,15 @@ pub struct FetchedPage {
     pub body_len: u64,
     /// The body was cut at the crawler's byte cap.
     pub body_truncated: bool,
-    /// What the page says about itself (header signals only for non-HTML). `links` is emptied
-    /// once the crawl has recorded them as [`InboundLinks`] on their targets, to bound memory.
+    /// What the page says about itself (header signals only for non-HTML). `links` and
+    /// `assets` are emptied once the crawl has recorded them as [`InboundLinks`] and
+    /// references on their targets, to bound memory.
     pub signals: Signals,
     /// Number of `<a href>` links to in-scope URLs on the page.
     pub internal_outlinks: u32,
+    /// Number of assets the page references. `signals.assets` is emptied once the crawl has
+    /// recorded them as references on the assets, like `links`.
+    pub assets_found: u32,
 }
 
 impl FetchedPage {
@@ -523,7 +527,8 @@ pub struct InboundLinks {
 /// One link, for evidence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LinkSample {
-    pub from: Url,
+    /// The linking page; shared by all the samples it gives (one copy of a URL per page).
+    pub from: Arc<Url>,
     pub line: Option<u32>,
     pub rel: LinkRel,
 }
@@ -531,7 +536,8 @@ pub struct LinkSample {
 /// A non-link reference to a URL from a crawled page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reference {
-    pub from: Url,
+    /// The referring page (or sitemap); shared by all the references it makes.
+    pub from: Arc<Url>,
     pub kind: ReferenceKind,
     pub line: Option<u32>,
 }
@@ -632,10 +638,14 @@ pub enum Bound {
     MaxDepth(u32),
     MaxAssets(u64),
     MaxDiscovered(u64),
+    /// Bytes of recorded URLs.
+    DiscoveredBytes(u64),
     MaxOrigins(u64),
     SitemapDepth(u32),
     MaxSitemaps(u64),
     SitemapUrls(u64),
+    /// Bytes of sitemap entries kept.
+    SitemapEntryBytes(u64),
     /// Total time, in seconds.
     TotalTime(u64),
 }
@@ -647,12 +657,27 @@ impl std::fmt::Display for Bound {
             Bound::MaxDepth(n) => write!(f, "depth bound ({n} clicks)"),
             Bound::MaxAssets(n) => write!(f, "asset bound ({n} assets)"),
             Bound::MaxDiscovered(n) => write!(f, "discovery bound ({n} known URLs)"),
+            Bound::DiscoveredBytes(n) => {
+                write!(f, "discovery bound ({} of known URLs)", mebibytes(*n))
+            }
             Bound::MaxOrigins(n) => write!(f, "origin bound ({n} origins)"),
             Bound::SitemapDepth(n) => write!(f, "sitemap index depth bound ({n})"),
             Bound::MaxSitemaps(n) => write!(f, "sitemap count bound ({n} sitemaps)"),
             Bound::SitemapUrls(n) => write!(f, "sitemap URL bound ({n} URLs)"),
+            Bound::SitemapEntryBytes(n) => {
+                write!(f, "sitemap entry bound ({} of entries kept)", mebibytes(*n))
+            }
             Bound::TotalTime(secs) => write!(f, "time bound ({secs} s)"),
         }
+    }
+}
+
+/// `n` bytes in MiB when whole, else in bytes.
+fn mebibytes(n: u64) -> String {
+    if n % (1024 * 1024) == 0 {
+        format!("{} MiB", n / (1024 * 1024))
+    } else {
+        format!("{n} bytes")
     }
 }
 

@@ -100,7 +100,7 @@ fn a_small_site_is_crawled_breadth_first_with_every_fact_recorded() {
     assert!(!verdict.allowed);
     assert_eq!(verdict.decided_by.as_ref().map(|r| r.line), Some(2));
     assert_eq!(private.inbound_links.followed, 1);
-    assert_eq!(private.inbound_links.samples[0].from, url("/"));
+    assert_eq!(*private.inbound_links.samples[0].from, url("/"));
 
     // A redirect: the chain on the source, the response on the target.
     match state(&site, "/old") {
@@ -554,7 +554,7 @@ fn sitemap_hreflang_alternates_are_fetched_as_hreflang_references() {
     assert!(matches!(state(&site, "/de/"), ResourceState::Fetched(page) if page.status == 200));
     let de = site.resource(&url("/de/")).unwrap();
     assert_eq!(de.references[0].kind, ReferenceKind::Hreflang);
-    assert_eq!(de.references[0].from, url("/sitemap.xml"));
+    assert_eq!(*de.references[0].from, url("/sitemap.xml"));
     assert_eq!(de.references[0].line, Some(6));
     // Another host's alternate is recorded (its verdict is evidence), not fetched.
     let fr = Url::parse("http://other.test/fr/").unwrap();

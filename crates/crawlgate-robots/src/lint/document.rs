@@ -142,14 +142,15 @@ fn oversize(robots: &RobotsTxt, body: &[u8], options: &LintOptions, issues: &mut
     if body.len() <= GOOGLE_MAX_ROBOTS_BYTES {
         return;
     }
-    // The rules past the cut are only in a parse of the whole body, bounded so a huge body
-    // costs bounded memory.
-    let whole;
+    // The rules past the cut are only in the whole body: a scan of it that keeps its rule
+    // lines alone (millions of blank lines cost nothing), bounded in bytes.
     let scanned = body.get(..OVERSIZE_SCAN_BYTES).unwrap_or(body);
+    let (rules, cut_line);
     let lines = if robots.fetch_cut().is_some() {
-        whole = RobotsTxt::parse(scanned);
-        whole.lines()
+        (rules, cut_line) = crate::parse::rule_lines(scanned, GOOGLE_MAX_ROBOTS_BYTES);
+        rules.as_slice()
     } else {
+        cut_line = line_at(robots.lines(), GOOGLE_MAX_ROBOTS_BYTES);
         robots.lines()
     };
     let partly = if robots.fetch_cut().is_some() && scanned.len() < body.len() {
@@ -157,7 +158,6 @@ fn oversize(robots: &RobotsTxt, body: &[u8], options: &LintOptions, issues: &mut
     } else {
         String::new()
     };
-    let cut_line = line_at(lines, GOOGLE_MAX_ROBOTS_BYTES);
     let lost: Vec<String> = lines
         .iter()
         .filter(|line| matches!(line.kind, LineKind::Allow | LineKind::Disallow))

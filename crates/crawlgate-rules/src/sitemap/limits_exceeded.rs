@@ -71,20 +71,23 @@ impl Rule for LimitsExceeded {
             }));
         }
         for bound in &site.stats.bounds_hit {
-            if let Bound::SitemapUrls(limit) = bound {
-                out.report(
-                    Occurrence::new(
-                        site.start_url.as_str(),
-                        format!(
-                            "the {bound} was reached: URLs listed after the first {limit} were \
-                             neither crawled nor checked against the crawl"
-                        ),
-                    )
-                    .evidence(Evidence::Note {
-                        text: format!("{bound} was reached"),
-                    }),
-                );
-            }
+            let message = match bound {
+                Bound::SitemapUrls(limit) => format!(
+                    "the {bound} was reached: URLs listed after the first {limit} were neither \
+                     crawled nor checked against the crawl"
+                ),
+                Bound::SitemapEntryBytes(_) => format!(
+                    "the {bound} was reached: the entries read after it were crawled but not \
+                     kept, so their own checks (loc, lastmod, images, video, news, hreflang) \
+                     were not made"
+                ),
+                _ => continue,
+            };
+            out.report(
+                Occurrence::new(site.start_url.as_str(), message).evidence(Evidence::Note {
+                    text: format!("{bound} was reached"),
+                }),
+            );
         }
         // A size limit hit while reading one sitemap (the parser's own issues).
         for found in issues(site, Self::META.id, Anchor::Document) {

@@ -184,7 +184,7 @@ fn record<'a>(site: &'a Site, resource: &'a Resource) -> Record<'a> {
                 meta_robots: page.signals.meta_robots.len(),
                 robots_headers: page.signals.robots_headers.len(),
                 internal_links: page.internal_outlinks,
-                assets: page.signals.assets.len(),
+                assets: page.assets_found as usize,
                 hreflang: page.signals.hreflang.len(),
                 html: page.signals.is_html,
             });
