@@ -3,7 +3,8 @@
 //! killed. Pages are made on request; nothing grows in the server. The cases:
 //!
 //! - `sitemap-fanout`: robots.txt names an index of 100 indexes, each of 100 urlsets of 50,000
-//!   URLs (10,000 sitemaps, 500 million URLs).
+//!   URLs (10,000 sitemaps, 500 million URLs, each under its sitemap's folder: no finding).
+//! - `sitemap-findings`: the same, each URL outside its sitemap's folder (a finding per URL).
 //! - `url-multiply`: every page links to 20 new pages whose URLs are about 2 KB long.
 //! - `robots-blank`: a robots.txt of 100 MB of blank lines, then a rule.
 //! - `robots-gzip-bomb`: the same robots.txt, gzip-encoded (about 100 KB on the wire).
@@ -21,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 const CASES: &[&str] = &[
     "sitemap-fanout",
+    "sitemap-findings",
     "url-multiply",
     "robots-blank",
     "robots-gzip-bomb",
@@ -40,7 +42,8 @@ fn main() {
     let case = std::env::args().nth(1).unwrap_or_else(|| usage());
     let origin: Arc<OnceLock<String>> = Arc::new(OnceLock::new());
     let site = match case.as_str() {
-        "sitemap-fanout" => sitemap_fanout(&origin),
+        "sitemap-fanout" => sitemap_fanout(&origin, "/sm/"),
+        "sitemap-findings" => sitemap_fanout(&origin, "/catalogue/"),
         "url-multiply" => url_multiply(),
         "robots-blank" => ServedSite::new()
             .file("robots.txt", blank_robots())
@@ -103,7 +106,8 @@ fn many_origins() -> String {
     robots
 }
 
-fn sitemap_fanout(origin: &Arc<OnceLock<String>>) -> ServedSite {
+/// The URLs of urlset `/sm/{n}-{m}.xml` are under `{origin}{folder}{n}-{m}/`.
+fn sitemap_fanout(origin: &Arc<OnceLock<String>>, folder: &'static str) -> ServedSite {
     let known = Arc::clone(origin);
     ServedSite::new()
         .file("index.html", HOME)
@@ -128,7 +132,7 @@ fn sitemap_fanout(origin: &Arc<OnceLock<String>>) -> ServedSite {
                 for k in 0..50_000 {
                     let _ = writeln!(
                         xml,
-                        "<url><loc>{origin}/catalogue/{nm}/product-{k}/a-long-descriptive-slug-for-it</loc><lastmod>2026-11-01</lastmod></url>"
+                        "<url><loc>{origin}{folder}{nm}/product-{k}/a-long-descriptive-slug-for-it</loc><lastmod>2026-11-01</lastmod></url>"
                     );
                 }
                 xml.push_str("</urlset>\n");

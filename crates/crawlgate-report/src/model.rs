@@ -313,7 +313,100 @@ pub struct PageRecord {
     /// Followed internal links pointing at it.
     pub inbound_links: u32,
     /// Per profile name.
-    pub profiles: BTreeMap<String, ProfileView>,
+    pub profiles: ProfileViews,
+}
+
+/// Each profile's view of a URL, by profile name, sorted by name; written as a JSON object.
+/// A sorted list, not a `BTreeMap`: a map's first node reserves room for eleven entries, and a
+/// report holds one of these per known URL.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileViews(Vec<(String, ProfileView)>);
+
+impl ProfileViews {
+    /// The view of profile `name`.
+    pub fn get(&self, name: &str) -> Option<&ProfileView> {
+        self.0
+            .binary_search_by(|(known, _)| known.as_str().cmp(name))
+            .ok()
+            .map(|at| &self.0[at].1)
+    }
+
+    /// Sets the view of profile `name`, replacing one it had.
+    pub fn insert(&mut self, name: String, view: ProfileView) {
+        match self.0.binary_search_by(|(known, _)| known.cmp(&name)) {
+            Ok(at) => self.0[at].1 = view,
+            Err(at) => self.0.insert(at, (name, view)),
+        }
+    }
+
+    /// `(name, view)` in name order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &ProfileView)> {
+        self.0.iter().map(|(name, view)| (name, view))
+    }
+
+    /// The views, in name order.
+    pub fn values(&self) -> impl Iterator<Item = &ProfileView> {
+        self.0.iter().map(|(_, view)| view)
+    }
+
+    /// The views, in name order, to change.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut ProfileView> {
+        self.0.iter_mut().map(|(_, view)| view)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl FromIterator<(String, ProfileView)> for ProfileViews {
+    fn from_iter<I: IntoIterator<Item = (String, ProfileView)>>(items: I) -> Self {
+        let mut views = ProfileViews::default();
+        for (name, view) in items {
+            views.insert(name, view);
+        }
+        views.0.shrink_to_fit();
+        views
+    }
+}
+
+impl<'a> IntoIterator for &'a ProfileViews {
+    type Item = (&'a String, &'a ProfileView);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, ProfileView)>,
+        fn(&'a (String, ProfileView)) -> (&'a String, &'a ProfileView),
+    >;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(name, view)| (name, view))
+    }
+}
+
+impl std::ops::Index<&str> for ProfileViews {
+    type Output = ProfileView;
+
+    fn index(&self, name: &str) -> &ProfileView {
+        self.get(name)
+            .unwrap_or_else(|| panic!("no view for profile `{name}`"))
+    }
+}
+
+impl Serialize for ProfileViews {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for ProfileViews {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(BTreeMap::<String, ProfileView>::deserialize(deserializer)?
+            .into_iter()
+            .collect())
+    }
 }
 
 /// How one crawler profile sees a URL.

@@ -72,6 +72,10 @@ pub enum CrawlError {
     HttpClient(String),
 }
 
+/// Sitemaps fetched at once: each holds its body (up to the sitemap byte bound) and its parsed
+/// entries until recorded, so this bounds what sitemaps cost in flight.
+const MAX_SITEMAPS_IN_FLIGHT: usize = 2;
+
 /// Identifies a request handed out by [`Crawl::next_request`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RequestId(u64);
@@ -365,7 +369,14 @@ impl Crawl {
         if let Some(request) = self.next_robots() {
             return Some(request);
         }
-        if let Some(index) = self.sitemap_queue.pop_front() {
+        let sitemaps_in_flight = self
+            .in_flight
+            .values()
+            .filter(|purpose| matches!(purpose, Purpose::Sitemap(_)))
+            .count();
+        if sitemaps_in_flight < MAX_SITEMAPS_IN_FLIGHT
+            && let Some(index) = self.sitemap_queue.pop_front()
+        {
             let url = self.sitemaps[index].file.url.clone();
             return Some(self.issue(url, RequestKind::Sitemap, Purpose::Sitemap(index)));
         }

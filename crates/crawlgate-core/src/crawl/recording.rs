@@ -154,6 +154,7 @@ impl Crawl {
                 Some(index),
             );
         }
+        let listed_by = Arc::new(sitemap_url.clone());
         for (page, line) in pages {
             if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
                 self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
@@ -166,12 +167,12 @@ impl Crawl {
             self.discover_page(
                 &page,
                 Via::Sitemap(SitemapListing {
-                    sitemap: sitemap_url.clone(),
+                    sitemap: Arc::clone(&listed_by),
                     line,
                 }),
             );
         }
-        self.discover_sitemap_alternates(&sitemap_url, alternates);
+        self.discover_sitemap_alternates(&listed_by, alternates);
         self.keep_entries_within_bound(index);
     }
 
@@ -202,8 +203,7 @@ impl Crawl {
     /// sitemap, so the hreflang rules can judge them like a page's. Most name URLs the sitemap
     /// lists too (known by then, not counted again); the new ones count towards the sitemap URL
     /// bound like `<loc>`s.
-    fn discover_sitemap_alternates(&mut self, sitemap_url: &Url, alternates: Vec<Located>) {
-        let sitemap_url = Arc::new(sitemap_url.clone());
+    fn discover_sitemap_alternates(&mut self, sitemap_url: &Arc<Url>, alternates: Vec<Located>) {
         for (alternate, line) in alternates {
             let Some(alternate) = crawlable(&alternate) else {
                 continue;
@@ -218,7 +218,7 @@ impl Crawl {
             self.discover_page(
                 &alternate,
                 Via::Reference(Reference {
-                    from: Arc::clone(&sitemap_url),
+                    from: Arc::clone(sitemap_url),
                     kind: ReferenceKind::Hreflang,
                     line: Some(line),
                 }),

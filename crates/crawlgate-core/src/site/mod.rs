@@ -557,7 +557,8 @@ pub enum ReferenceKind {
 /// One sitemap entry listing a URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SitemapListing {
-    pub sitemap: Url,
+    /// The sitemap; shared by all the listings it gives.
+    pub sitemap: Arc<Url>,
     pub line: u32,
 }
 

@@ -127,7 +127,7 @@ fn a_small_site_is_crawled_breadth_first_with_every_fact_recorded() {
     // Sitemap listings, assets, and nothing recorded for plain external links.
     let a = site.resource(&url("/a")).unwrap();
     assert_eq!(a.listed_in.len(), 1);
-    assert_eq!(a.listed_in[0].sitemap, url("/sitemap.xml"));
+    assert_eq!(*a.listed_in[0].sitemap, url("/sitemap.xml"));
     let css = site.resource(&url("/style.css")).unwrap();
     assert!(matches!(css.state, ResourceState::Fetched(_)));
     assert!(site.resource_str("https://elsewhere.test/x").is_none());

@@ -54,7 +54,7 @@ impl Rule for UrlBlocked {
                         continue;
                     }
                     let listing = crawlgate_core::site::SitemapListing {
-                        sitemap: sitemap.url.clone(),
+                        sitemap: sitemap.url.clone().into(),
                         line: entry.line,
                     };
                     out.report(

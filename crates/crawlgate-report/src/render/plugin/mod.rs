@@ -41,13 +41,79 @@ impl std::fmt::Debug for TemplateRenderer {
     }
 }
 
+/// Known URLs a template gets in `report.pages` (report.json lists them all): the context is a
+/// copy of the report in tera's own values, and a site of many URLs would double the audit's
+/// memory for a list no built-in template reads (the Pages section uses `view.pages`).
+pub(crate) const MAX_TEMPLATE_PAGES: usize = 10_000;
+
 /// What templates see.
 #[derive(Serialize)]
 struct TemplateContext<'a> {
-    report: &'a Report,
+    report: TemplateReport<'a>,
     view: view::View<'a>,
     options: ContextOptions,
     plugin: PluginInfo<'a>,
+}
+
+/// The report as templates see it: every field of [`Report`], with `pages` cut to
+/// [`MAX_TEMPLATE_PAGES`] and `pages_total` counting them all.
+#[derive(Serialize)]
+struct TemplateReport<'a> {
+    schema_version: u32,
+    tool: &'a crate::Tool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    generated_at: Option<&'a str>,
+    target: &'a crate::Target,
+    summary: &'a crate::Summary,
+    rules: &'a [crate::RuleDoc],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    rules_checked: &'a [String],
+    findings: &'a [crate::ReportFinding],
+    crawl: &'a crawlgate_core::site::CrawlStats,
+    robots: &'a [crate::RobotsReport],
+    sitemaps: &'a [crate::SitemapReport],
+    pages: &'a [crate::PageRecord],
+    pages_total: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diff: Option<&'a crate::DiffSection>,
+}
+
+impl<'a> TemplateReport<'a> {
+    fn of(report: &'a Report) -> Self {
+        // Destructured whole: a field added to `Report` fails to compile here until templates
+        // get it too.
+        let Report {
+            schema_version,
+            tool,
+            generated_at,
+            target,
+            summary,
+            rules,
+            rules_checked,
+            findings,
+            crawl,
+            robots,
+            sitemaps,
+            pages,
+            diff,
+        } = report;
+        TemplateReport {
+            schema_version: *schema_version,
+            tool,
+            generated_at: generated_at.as_deref(),
+            target,
+            summary,
+            rules,
+            rules_checked,
+            findings,
+            crawl,
+            robots,
+            sitemaps,
+            pages: pages.get(..MAX_TEMPLATE_PAGES).unwrap_or(pages),
+            pages_total: pages.len(),
+            diff: diff.as_ref(),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -139,7 +205,7 @@ impl Renderer for TemplateRenderer {
         out: &mut dyn std::io::Write,
     ) -> Result<(), RenderError> {
         let context = TemplateContext {
-            report,
+            report: TemplateReport::of(report),
             view: view::View::of(report),
             options: ContextOptions {
                 fail_on: options.fail_on,
