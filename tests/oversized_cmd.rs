@@ -108,3 +108,69 @@ fn an_audit_whose_pages_fail_says_so_in_every_format() {
     assert!(md.contains("**20 pages could not be fetched**"));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+#[test]
+fn a_rule_broken_by_every_sitemap_url_keeps_ten_thousand_findings_and_counts_the_rest() {
+    use crawlgate_test_support::sitemap::{ORIGIN, sitemap_index, urlset};
+    // An index of eleven sitemaps under /sm/, each listing 1,000 URLs outside /sm/
+    // (sitemap/out-of-path-scope for each): 11,000 findings of one rule.
+    let children: Vec<String> = (0..11).map(|n| format!("/sm/{n}.xml")).collect();
+    let mut site = ServedSite::new()
+        .file(
+            "robots.txt",
+            "User-agent: *\nAllow: /\nSitemap: {{origin}}/sm/index.xml\n",
+        )
+        .file(
+            "index.html",
+            "<!doctype html><title>Home</title><p>Hello</p>",
+        )
+        .file("sm/index.xml", sitemap_index(ORIGIN, &children));
+    for n in 0..11 {
+        let paths: Vec<String> = (0..1_000).map(|k| format!("/other/{n}-{k}")).collect();
+        site = site.file(&format!("sm/{n}.xml"), urlset(ORIGIN, &paths));
+    }
+    let server = SiteServer::start_in_background(site).expect("served");
+    let out = scratch("findings-per-rule");
+    let output = crawlgate(&[
+        "audit",
+        server.url("/").as_str(),
+        "-o",
+        out.to_str().unwrap(),
+        "--max-pages",
+        "1",
+        "--fail-on",
+        "never",
+        "--format",
+        "md",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let rule = "sitemap/out-of-path-scope";
+    assert!(
+        text(&output.stdout).contains(&format!(
+            "{rule}: 1000 more findings not kept (at most 10000 per rule"
+        )),
+        "{}",
+        text(&output.stdout)
+    );
+    let report = report_json(&out);
+    assert_eq!(report["summary"]["findings_omitted"][rule], 1_000);
+    let kept: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|finding| finding["rule"] == rule)
+        .map(|finding| finding["url"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept.len(), 10_000);
+    // The first in report order (by URL) are kept: `/other/10-…` sorts between `/other/1-…`
+    // and `/other/2-…`, so the thousand left out are `/other/9-…`.
+    assert!(
+        kept.iter().all(|url| !url.contains("/other/9-")),
+        "the last thousand by URL are left out"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("- **Findings not kept:** `sitemap/out-of-path-scope`: 1000 more"));
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -148,7 +148,10 @@ fn url_multiply() -> ServedSite {
     let pad = "x".repeat(1_950);
     ServedSite::new()
         .file("robots.txt", "User-agent: *\nAllow: /\n")
-        .file("index.html", "<!doctype html><title>Home</title><a href=\"/m/0\">start</a>")
+        .file(
+            "index.html",
+            "<!doctype html><title>Home</title><a href=\"/m/0\">start</a>",
+        )
         .generate("/m/", move |target| {
             let id = target.strip_prefix("/m/")?.split('?').next()?;
             let mut html = format!("<!doctype html><title>{id}</title>");

@@ -181,13 +181,23 @@ macro_rules! declare_rule {
     };
 }
 
-/// The sink a rule reports into. It stamps the rule id and the configured severity.
+/// Findings one rule keeps in one audit: past it the first by report order are kept and the rest
+/// counted ([`Findings::finish`]), so a site that breaks a rule on every one of millions of
+/// sitemap URLs costs bounded memory and report size.
+pub const MAX_FINDINGS_PER_RULE: usize = 10_000;
+
+/// The sink a rule reports into. It stamps the rule id and the configured severity, and keeps
+/// at most [`MAX_FINDINGS_PER_RULE`].
 #[derive(Debug)]
 pub struct Findings<'a> {
     meta: &'static RuleMeta,
     /// Severity set by configuration; overrides the rule's own choice.
     configured: Option<Severity>,
     out: &'a mut Vec<Finding>,
+    /// Where this sink's findings start in `out`.
+    start: usize,
+    /// Findings dropped by the bound so far.
+    omitted: u64,
 }
 
 impl<'a> Findings<'a> {
@@ -201,8 +211,27 @@ impl<'a> Findings<'a> {
         Self {
             meta,
             configured,
+            start: out.len(),
             out,
+            omitted: 0,
         }
+    }
+
+    /// Applies the bound and says how many findings it left out: of all those reported, the
+    /// first [`MAX_FINDINGS_PER_RULE`] in report order stay, whatever order they came in.
+    pub fn finish(mut self) -> u64 {
+        self.keep_first(MAX_FINDINGS_PER_RULE);
+        self.omitted
+    }
+
+    fn keep_first(&mut self, cap: usize) {
+        let mine = self.out.len() - self.start;
+        if mine <= cap {
+            return;
+        }
+        self.out[self.start..].sort_by(Finding::report_order);
+        self.out.truncate(self.start + cap);
+        self.omitted += (mine - cap) as u64;
     }
 
     /// Report a finding at the rule's default severity.
@@ -222,6 +251,10 @@ impl<'a> Findings<'a> {
             message: report.message,
             evidence: report.evidence,
         });
+        // Sorting once twice the bound has gathered keeps the cost linear in what is reported.
+        if self.out.len() - self.start >= 2 * MAX_FINDINGS_PER_RULE {
+            self.keep_first(MAX_FINDINGS_PER_RULE);
+        }
     }
 }
 
@@ -276,5 +309,66 @@ impl Occurrence {
     pub fn severity(mut self, severity: Severity) -> Self {
         self.severity = Some(severity);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::finding::Evidence;
+
+    static META: RuleMeta = RuleMeta {
+        id: "test/many",
+        default_severity: Severity::Warning,
+        summary: "many findings",
+        docs: "",
+        source: file!(),
+    };
+
+    fn report_all(order: impl Iterator<Item = usize>) -> (Vec<Finding>, u64) {
+        let mut out = Vec::new();
+        let mut sink = Findings::new(&META, None, &mut out);
+        for n in order {
+            let occurrence = Occurrence::new(format!("https://e.test/{n:06}"), "found").evidence(
+                Evidence::Note {
+                    text: n.to_string(),
+                },
+            );
+            // Every seventh is an error: the most severe are kept first.
+            sink.report(if n % 7 == 0 {
+                occurrence.severity(Severity::Error)
+            } else {
+                occurrence
+            });
+        }
+        let omitted = sink.finish();
+        (out, omitted)
+    }
+
+    #[test]
+    fn a_rule_keeps_the_first_findings_in_report_order_whatever_order_they_came_in() {
+        let total = 2 * MAX_FINDINGS_PER_RULE + MAX_FINDINGS_PER_RULE / 2;
+        let (forward, omitted) = report_all(0..total);
+        let (backward, _) = report_all((0..total).rev());
+        assert_eq!(omitted, (total - MAX_FINDINGS_PER_RULE) as u64);
+        assert_eq!(forward.len(), MAX_FINDINGS_PER_RULE);
+        let mut sorted = forward.clone();
+        sorted.sort_by(Finding::report_order);
+        let mut backward_sorted = backward;
+        backward_sorted.sort_by(Finding::report_order);
+        assert_eq!(sorted, backward_sorted);
+        // All the errors (a seventh of them) come first, then the warnings by URL.
+        let errors = sorted
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .count();
+        assert_eq!(errors, total.div_ceil(7));
+        assert_eq!(sorted[errors].url, "https://e.test/000001");
+    }
+
+    #[test]
+    fn a_rule_under_the_bound_keeps_everything() {
+        let (all, omitted) = report_all(0..100);
+        assert_eq!((all.len(), omitted), (100, 0));
     }
 }

@@ -163,6 +163,7 @@ fn summary(site: &Site, findings: &[Finding]) -> Summary {
             .map(ToString::to_string)
             .collect(),
         suppressed: 0,
+        findings_omitted: BTreeMap::new(),
         baseline: None,
     }
 }

@@ -160,6 +160,10 @@ pub struct Summary {
     /// Findings left out by configured suppressions.
     #[serde(default)]
     pub suppressed: u64,
+    /// Findings a rule reported past the bound of 10,000 kept per rule, by rule id (the first in
+    /// report order are kept); absent when none.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub findings_omitted: BTreeMap<String, u64>,
     /// New and known findings, when the audit was compared with a baseline.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<BaselineCounts>,
@@ -426,4 +430,42 @@ pub struct ProfileView {
     /// when it would not. Absent in reports written before it was added.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why_not: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view(indexable: bool) -> ProfileView {
+        ProfileView {
+            allowed: true,
+            robots_rule: None,
+            directives: Vec::new(),
+            noindex: false,
+            indexable,
+            why_not: None,
+        }
+    }
+
+    #[test]
+    fn profile_views_read_and_write_as_the_map_they_replace() {
+        let views: ProfileViews = [
+            ("gptbot".to_owned(), view(false)),
+            ("bingbot".to_owned(), view(true)),
+            ("googlebot".to_owned(), view(true)),
+        ]
+        .into_iter()
+        .collect();
+        let map: BTreeMap<String, ProfileView> = views
+            .iter()
+            .map(|(name, view)| (name.clone(), view.clone()))
+            .collect();
+        let json = serde_json::to_string(&views).unwrap();
+        assert_eq!(json, serde_json::to_string(&map).unwrap());
+        assert_eq!(serde_json::from_str::<ProfileViews>(&json).unwrap(), views);
+        let names: Vec<&String> = views.iter().map(|(name, _)| name).collect();
+        assert_eq!(names, ["bingbot", "googlebot", "gptbot"]);
+        assert!(!views["gptbot"].indexable);
+        assert!(views.get("other").is_none());
+    }
 }

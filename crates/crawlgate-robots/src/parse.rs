@@ -559,4 +559,27 @@ mod tests {
             vec![(1, "https://x.test/a.xml"), (4, "https://x.test/b.xml")]
         );
     }
+
+    #[test]
+    fn rule_lines_are_the_parse_s_rule_lines_and_the_line_holding_a_byte() {
+        let body = b"\xEF\xBB\xBFUser-agent: *\r\nDisallow: /a\n\n\n# c\nallow: /b # x\r\nSitemap: /s\nDisalow: /c";
+        let parsed = parse(body);
+        let expected: Vec<LineFacts> = parsed
+            .lines()
+            .iter()
+            .filter(|line| matches!(line.kind, LineKind::Allow | LineKind::Disallow))
+            .cloned()
+            .collect();
+        for at in [0, 10, 25, 28, body.len() - 1] {
+            let (rules, line_at) = rule_lines(body, at);
+            assert_eq!(rules, expected);
+            let by_parse = parsed
+                .lines()
+                .iter()
+                .rev()
+                .find(|line| line.offset <= at)
+                .map(|line| line.line);
+            assert_eq!(line_at, by_parse, "byte {at}");
+        }
+    }
 }

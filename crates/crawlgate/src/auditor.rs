@@ -132,22 +132,26 @@ impl Auditor {
         };
         let mut report = crawlgate_report::build(site, findings.kept, &metas, &options);
         report.summary.suppressed = findings.suppressed;
+        report.summary.findings_omitted = findings.omitted_by_rule;
         report
     }
 
     fn findings(&self, site: &Site) -> RuleOutcome {
         let mut kept = Vec::new();
         let mut suppressed = 0;
+        let mut omitted_by_rule = std::collections::BTreeMap::new();
         for rule in &self.rules {
             let meta = rule.meta();
             if !self.rule_config.is_enabled(meta.id) {
                 continue;
             }
             let mut found = Vec::new();
-            rule.check(
-                site,
-                &mut Findings::new(meta, self.rule_config.severity(meta.id), &mut found),
-            );
+            let mut sink = Findings::new(meta, self.rule_config.severity(meta.id), &mut found);
+            rule.check(site, &mut sink);
+            let omitted = sink.finish();
+            if omitted > 0 {
+                omitted_by_rule.insert(meta.id.to_owned(), omitted);
+            }
             self.rule_config.apply_levels(&mut found);
             for finding in found {
                 if self.rule_config.suppression_for(&finding).is_some() {
@@ -157,7 +161,11 @@ impl Auditor {
                 }
             }
         }
-        RuleOutcome { kept, suppressed }
+        RuleOutcome {
+            kept,
+            suppressed,
+            omitted_by_rule,
+        }
     }
 
     /// The stop handle: call `stop()` (from a signal handler, another task) to end the crawl early;
@@ -175,6 +183,8 @@ impl Auditor {
 struct RuleOutcome {
     kept: Vec<Finding>,
     suppressed: u64,
+    /// Findings past [`crawlgate_core::rule::MAX_FINDINGS_PER_RULE`], by rule id.
+    omitted_by_rule: std::collections::BTreeMap<String, u64>,
 }
 
 /// The template crawl configuration's start URL: never crawled, replaced by every audit's own.

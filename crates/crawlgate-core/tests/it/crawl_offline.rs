@@ -624,3 +624,96 @@ fn locs_that_are_no_http_urls_are_never_fetched_nor_pages() {
     };
     assert_eq!((reported(0), reported(1)), (2, 2));
 }
+
+#[test]
+fn long_urls_are_held_by_the_discovery_bound_in_bytes() {
+    // Every page links to ten new pages whose URLs are about 2 KB long.
+    let pad = "x".repeat(2_000);
+    let mut site = OfflineSite::default().with(ROOT, html("<a href='/m/0'>start</a>"));
+    for n in 0..200 {
+        let links: String = (0..10)
+            .map(|i| format!("<a href='/m/{}?{pad}'>{i}</a>", n * 10 + i + 1))
+            .collect();
+        let page = if n == 0 {
+            "http://site.test/m/0".to_owned()
+        } else {
+            format!("http://site.test/m/{n}?{pad}")
+        };
+        site = site.with(&page, html(&links));
+    }
+    let mut config = config();
+    config.bounds.max_discovered_bytes = 64 * 1024;
+    let crawled = site.crawl(config).unwrap();
+    let bytes: usize = crawled
+        .resources()
+        .iter()
+        .map(|r| r.url.as_str().len())
+        .sum();
+    assert!(bytes <= 64 * 1024, "{bytes} bytes of URLs recorded");
+    // Far fewer than the count bound: 32 URLs of 2 KB fill 64 KiB.
+    assert!(
+        crawled.resources().len() < 40,
+        "{}",
+        crawled.resources().len()
+    );
+    assert!(crawled.stats.urls_not_recorded > 0);
+    assert!(
+        crawled
+            .stats
+            .bounds_hit
+            .contains(&Bound::DiscoveredBytes(64 * 1024))
+    );
+    assert!(crawled.stats.is_partial());
+}
+
+#[test]
+fn sitemap_entries_past_the_byte_bound_are_crawled_but_not_kept() {
+    let paths: Vec<String> = (0..300).map(|n| format!("/p/{n}")).collect();
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("User-agent: *\nAllow: /\nSitemap: http://site.test/a.xml\nSitemap: http://site.test/b.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .with("http://site.test/a.xml", xml(&urlset(ORIGIN, &paths[..150])))
+        .with("http://site.test/b.xml", xml(&urlset(ORIGIN, &paths[150..])));
+    let mut unbounded = config();
+    unbounded.bounds.max_pages = 1;
+    let whole = site.crawl(unbounded.clone()).unwrap();
+    let kept = |site: &Site| -> usize {
+        site.sitemaps
+            .iter()
+            .map(|sitemap| match &sitemap.state {
+                SitemapState::Parsed { entries, .. } => entries.len(),
+                _ => 0,
+            })
+            .sum()
+    };
+    assert_eq!(kept(&whole), 300);
+    let one_entry = match &whole.sitemaps[0].state {
+        SitemapState::Parsed { entries, .. } => entries[0].kept_bytes() as u64,
+        _ => unreachable!("parsed"),
+    };
+    let mut bounded = unbounded;
+    bounded.bounds.max_sitemap_entry_bytes = one_entry * 100;
+    let site = site.crawl(bounded).unwrap();
+    let kept_now = kept(&site);
+    assert!((90..=100).contains(&kept_now), "{kept_now} entries kept");
+    assert!(
+        site.stats
+            .bounds_hit
+            .contains(&Bound::SitemapEntryBytes(one_entry * 100))
+    );
+    // Every URL was still discovered from the sitemaps, with its listing, and each sitemap
+    // still counts all its entries.
+    for path in &paths {
+        assert_eq!(
+            site.resource(&url(path)).unwrap().listed_in.len(),
+            1,
+            "{path}"
+        );
+    }
+    for sitemap in &site.sitemaps {
+        assert_eq!(sitemap.summary().unwrap().entry_count, 150);
+    }
+}

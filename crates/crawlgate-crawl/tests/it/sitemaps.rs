@@ -310,3 +310,32 @@ async fn a_child_redirecting_to_its_index_is_a_cycle_on_the_final_url() {
         other => panic!("expected a cycle, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn at_most_two_sitemaps_are_fetched_at_once() {
+    // Six sitemaps that each take 400 ms to answer: two at a time, they arrive in three waves.
+    let mut site = ServedSite::new().file("index.html", page(&[]));
+    let mut robots = String::from("User-agent: *\nAllow: /\n");
+    for n in 0..6 {
+        robots.push_str(&format!("Sitemap: {{{{origin}}}}/s{n}.xml\n"));
+        site = site
+            .file(&format!("s{n}.xml"), urlset(ORIGIN, ["/"]))
+            .route(Route::new(format!("/s{n}.xml")).delay_ms(400));
+    }
+    let server = serve(site.file("robots.txt", robots)).await;
+    let (crawled, _) = run(config(server.url("/")), &http()).await;
+    assert_eq!(crawled.sitemaps.len(), 6);
+    let arrivals: Vec<std::time::Instant> = server
+        .requests()
+        .iter()
+        .zip(server.arrival_times())
+        .filter(|(path, _)| path.ends_with(".xml") && *path != "/sitemap.xml")
+        .map(|(_, at)| at)
+        .collect();
+    assert_eq!(arrivals.len(), 6, "{:?}", server.requests());
+    let span = *arrivals.iter().max().unwrap() - *arrivals.iter().min().unwrap();
+    assert!(
+        span >= std::time::Duration::from_millis(700),
+        "six sitemaps asked within {span:?}"
+    );
+}

@@ -83,11 +83,11 @@ impl Rule for LimitsExceeded {
                 ),
                 _ => continue,
             };
-            out.report(
-                Occurrence::new(site.start_url.as_str(), message).evidence(Evidence::Note {
+            out.report(Occurrence::new(site.start_url.as_str(), message).evidence(
+                Evidence::Note {
                     text: format!("{bound} was reached"),
-                }),
-            );
+                },
+            ));
         }
         // A size limit hit while reading one sitemap (the parser's own issues).
         for found in issues(site, Self::META.id, Anchor::Document) {

@@ -190,3 +190,33 @@ fn pathological_documents() {
     let many_metas = "<meta name=robots content=noindex>".repeat(5_000);
     check(many_metas.as_bytes(), &[]);
 }
+
+/// A page of long URLs keeps at most `MAX_URL_BYTES` of them, on the scanner path and on the
+/// tree-builder path (a `<table>` sends the body to html5ever), and says it was cut.
+#[test]
+fn long_urls_are_bounded_in_bytes_per_page() {
+    use crawlgate_signals::limits::{MAX_LINKS, MAX_URL_BYTES};
+    let pad = "x".repeat(4_000);
+    let url = Url::parse("https://example.com/").unwrap();
+    for wrapper in ["", "<table><tr><td>"] {
+        let mut page = format!("<!doctype html><title>t</title>{wrapper}");
+        for n in 0..1_000 {
+            write!(page, "<a href=/{n}?{pad}>{n}</a><img src=/i{n}?{pad}>").unwrap();
+        }
+        let signals = extract(&PageInput {
+            url: &url,
+            status: 200,
+            headers: &[],
+            body: page.as_bytes(),
+        });
+        let kept: usize = signals.links.iter().map(|l| l.href.len()).sum::<usize>()
+            + signals.assets.iter().map(|a| a.href.len()).sum::<usize>();
+        assert!(kept <= MAX_URL_BYTES, "{kept} bytes kept ({wrapper:?})");
+        assert!(
+            kept > MAX_URL_BYTES - 8_100,
+            "{kept} bytes kept ({wrapper:?})"
+        );
+        assert!(signals.links.len() < MAX_LINKS);
+        assert!(signals.truncated, "{wrapper:?}");
+    }
+}

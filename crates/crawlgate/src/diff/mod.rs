@@ -96,6 +96,7 @@ fn summary(after: &Summary, findings: &[Finding]) -> Summary {
         by_rule,
         by_family,
         suppressed: 0,
+        findings_omitted: std::collections::BTreeMap::new(),
         ..after.clone()
     }
 }

@@ -96,6 +96,14 @@ pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -
     for bound in &summary.bounds_hit {
         let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
     }
+    for (rule, omitted) in &summary.findings_omitted {
+        let _ = writeln!(
+            text,
+            "{rule}: {omitted} more findings not kept (at most {} per rule, the first in report \
+             order)",
+            crawlgate_core::rule::MAX_FINDINGS_PER_RULE
+        );
+    }
     let mode = report.target.mode.unwrap_or_default();
     crate::output::crawl::scope_lines(mode, report.crawl.urls_excluded, &mut text);
     crate::output::crawl::politeness_lines(http, &report.crawl, &mut text);
