@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target="${CARGO_TARGET_DIR:-target}"
-cases="${CASES:-sitemap-fanout sitemap-findings url-multiply robots-blank robots-gzip-bomb robots-origins deep-nesting attributes}"
+cases="${CASES:-sitemap-fanout sitemap-findings url-multiply robots-blank robots-gzip-bomb robots-origins deep-nesting attributes template-flood}"
 max_time="${MAX_TIME:-300}"
 limit_mb="${LIMIT_MB:-8192}"
 work="$(mktemp -d)"

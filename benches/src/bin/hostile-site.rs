@@ -12,6 +12,8 @@
 //!   (127.0.0.1 ports nothing listens on), and 20,000 rules.
 //! - `deep-nesting`: a home page of 2 million nested `<div>`s (28 MB).
 //! - `attributes`: a home page whose `<meta>` carries 300,000 attributes.
+//! - `template-flood`: a home page whose head opens a million nested `<template>`s (10 MB),
+//!   each of which makes the tree builder a document fragment.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -29,6 +31,7 @@ const CASES: &[&str] = &[
     "robots-origins",
     "deep-nesting",
     "attributes",
+    "template-flood",
 ];
 
 const HOME: &str = "<!doctype html><title>Home</title><p>Home</p>";
@@ -72,6 +75,10 @@ fn main() {
             meta.push_str(" name=\"robots\" content=\"noindex\"><p>Body</p>");
             ServedSite::new().file("index.html", meta)
         }
+        "template-flood" => ServedSite::new().file(
+            "index.html",
+            format!("<!doctype html><head>{}", "<template>".repeat(1_000_000)),
+        ),
         _ => usage(),
     };
     let server = SiteServer::start_in_background(site).unwrap_or_else(|error| {

@@ -42,7 +42,14 @@ pub(crate) struct Parsed {
     /// The charset label of the first `<meta charset>` (or `http-equiv` Content-Type) the tree
     /// builder met in `<head>`, wherever it is in the document.
     pub declared_encoding: Option<String>,
+    /// The tree reached [`MAX_TREE_ELEMENTS`]: the rest of the document was not read.
+    pub cut: bool,
 }
+
+/// Elements the tree builder may create for one page. A real page has a few thousand; each costs
+/// hundreds of bytes in the DOM (more for a `<template>`, which brings a document fragment), so
+/// a page of ten million bytes of nested tags would otherwise build a tree of hundreds of MB.
+pub(crate) const MAX_TREE_ELEMENTS: usize = 50_000;
 
 pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
     let sink = LineSink {
@@ -58,6 +65,8 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
         open_templates: Cell::new(0),
         open_pictures: Cell::new(0),
         frameset_seen: Cell::new(false),
+        start_tags: Cell::new(0),
+        cut: Cell::new(false),
     };
     // html5ever's tokenizer drops a U+FEFF at the start of every `feed` call, not only of the
     // document, and we feed many times (one tag at a time, and again after each `</script>`):
@@ -98,6 +107,7 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
     }
     tokenizer.end();
     let watcher = tokenizer.sink;
+    let cut = watcher.cut.get();
     let head_break = watcher.state.into_inner().head_break;
     let sink = watcher.builder.sink;
     Parsed {
@@ -106,6 +116,7 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
         head_break,
         handed_over_at,
         declared_encoding,
+        cut,
     }
 }
 
@@ -326,6 +337,10 @@ struct HeadWatcher {
     /// A `<frameset>` start tag was seen: after an implied `<body>` it replaces the body, and
     /// from then on the tree builder is in frameset modes, which the scanner does not follow.
     frameset_seen: Cell<bool>,
+    /// Start tags handed to the tree builder; past [`MAX_TREE_ELEMENTS`] the rest of the
+    /// document is tokenized but builds nothing, and `cut` is set.
+    start_tags: Cell<usize>,
+    cut: Cell<bool>,
 }
 
 impl HeadWatcher {
@@ -368,10 +383,18 @@ impl TokenSink for HeadWatcher {
     type Handle = NodeId;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<NodeId> {
+        if self.start_tags.get() >= MAX_TREE_ELEMENTS {
+            // The tree is full: what follows is read no further (`Parsed::cut`).
+            self.cut.set(true);
+            return TokenSinkResult::Continue;
+        }
         let candidate = self.state.borrow_mut().before(&token, line_number);
         match &token {
             Token::TagToken(tag) => {
                 let is_start = tag.kind == TagKind::StartTag;
+                if is_start {
+                    self.start_tags.set(self.start_tags.get() + 1);
+                }
                 if is_start && tag.name == local_name!("frameset") {
                     self.frameset_seen.set(true);
                 }

@@ -83,6 +83,9 @@ fn read_with_html5ever(text: &str, signals: &mut Signals, extent: Extent) -> Opt
     }
     let text: &str = &capped;
     let parsed = parse(text, extent);
+    if parsed.cut {
+        signals.truncated = true;
+    }
     let body = match parsed.handed_over_at {
         Some(offset) => match scan_body(text, offset) {
             Some(body) => body,

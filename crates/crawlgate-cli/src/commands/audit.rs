@@ -242,7 +242,10 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     live::stop_on_signals(auditor.stop_handle());
     let mut audit = runtime.block_on(auditor.audit_with(config))?;
     progress.finish_and_clear();
-    drop(runtime);
+    // A page still being parsed when the crawl stopped (its deadline, a signal) runs on a
+    // blocking thread that a dropped runtime would wait for; its result is not wanted (the page
+    // is recorded as interrupted), so the report does not wait for it.
+    runtime.shutdown_background();
     drop(demo);
     // No HTTP response from the start URL's host: nothing was audited, so no report (one would
     // only blame robots.txt for a host that is down or mistyped).

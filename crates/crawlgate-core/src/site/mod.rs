@@ -29,6 +29,7 @@ use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::hash::BuildHasher as _;
 use std::sync::{Arc, OnceLock};
 use url::Url;
 
@@ -62,8 +63,10 @@ pub struct Site {
     pub stats: CrawlStats,
     /// Every known URL, sorted by URL.
     resources: Vec<Resource>,
-    /// Resource by URL (foldhash: rules look URLs up many times).
-    index: foldhash::HashMap<String, usize>,
+    /// Resource by URL: indices into `resources`, hashed by their URL with `index_hasher`, so
+    /// that no URL is held twice (foldhash: rules look URLs up many times).
+    index: hashbrown::HashTable<usize>,
+    index_hasher: foldhash::fast::FixedState,
     /// The lint issues of each origin's robots.txt, computed on first use (several rules read
     /// them; the lint runs once per file).
     robots_lint: BTreeMap<String, OnceLock<Vec<Issue>>>,
@@ -88,11 +91,13 @@ impl Site {
         } = parts;
         sort_by_url(&mut resources);
         sitemaps.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
-        let index = resources
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (r.url.as_str().to_owned(), i))
-            .collect();
+        let index_hasher = foldhash::fast::FixedState::default();
+        let mut index = hashbrown::HashTable::with_capacity(resources.len());
+        for (at, resource) in resources.iter().enumerate() {
+            let hash = index_hasher.hash_one(resource.url.as_str());
+            let rehash = |&i: &usize| index_hasher.hash_one(resources[i].url.as_str());
+            index.insert_unique(hash, at, rehash);
+        }
         let robots_lint = robots
             .keys()
             .map(|origin| (origin.clone(), OnceLock::new()))
@@ -111,6 +116,7 @@ impl Site {
             stats,
             resources,
             index,
+            index_hasher,
             robots_lint,
         }
     }
@@ -174,7 +180,10 @@ impl Site {
 
     /// The resource whose URL serialises exactly as `url`.
     pub fn resource_str(&self, url: &str) -> Option<&Resource> {
-        self.index.get(url).map(|&i| &self.resources[i])
+        let hash = self.index_hasher.hash_one(url);
+        self.index
+            .find(hash, |&i| self.resources[i].url.as_str() == url)
+            .map(|&i| &self.resources[i])
     }
 
     /// The robots.txt governing `url` (same scheme, host and port), if it was fetched.

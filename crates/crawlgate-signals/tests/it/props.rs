@@ -220,3 +220,23 @@ fn long_urls_are_bounded_in_bytes_per_page() {
         assert!(signals.truncated, "{wrapper:?}");
     }
 }
+
+/// The tree builder builds a bounded tree: a head of a million nested `<template>`s (each with
+/// a document fragment) is cut, marked truncated, and what came before the cut is kept.
+#[test]
+fn a_flood_of_nested_elements_builds_a_bounded_tree() {
+    let page = format!(
+        "<!doctype html><head><link rel=canonical href=/kept>{}<link rel=canonical href=/lost>",
+        "<template>".repeat(1_000_000)
+    );
+    let url = Url::parse("https://example.com/").unwrap();
+    let signals = extract(&PageInput {
+        url: &url,
+        status: 200,
+        headers: &[],
+        body: page.as_bytes(),
+    });
+    assert!(signals.truncated);
+    let canonicals: Vec<&str> = signals.canonicals.iter().map(|c| c.href.as_str()).collect();
+    assert_eq!(canonicals, ["/kept"]);
+}
