@@ -684,7 +684,7 @@ impl std::fmt::Display for Bound {
 
 /// `n` bytes in MiB when whole, else in bytes.
 fn mebibytes(n: u64) -> String {
-    if n % (1024 * 1024) == 0 {
+    if n.is_multiple_of(1024 * 1024) {
         format!("{} MiB", n / (1024 * 1024))
     } else {
         format!("{n} bytes")

@@ -631,9 +631,10 @@ fn long_urls_are_held_by_the_discovery_bound_in_bytes() {
     let pad = "x".repeat(2_000);
     let mut site = OfflineSite::default().with(ROOT, html("<a href='/m/0'>start</a>"));
     for n in 0..200 {
-        let links: String = (0..10)
+        let links: Vec<String> = (0..10)
             .map(|i| format!("<a href='/m/{}?{pad}'>{i}</a>", n * 10 + i + 1))
             .collect();
+        let links = links.concat();
         let page = if n == 0 {
             "http://site.test/m/0".to_owned()
         } else {

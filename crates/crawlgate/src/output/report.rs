@@ -87,23 +87,7 @@ pub fn audit_summary(report: &Report, http: &HttpOptions, written: &[PathBuf]) -
     if rules.len() > TOP_RULES {
         let _ = writeln!(text, "  … and {} more rules", rules.len() - TOP_RULES);
     }
-    if summary.interrupted {
-        let _ = writeln!(
-            text,
-            "interrupted: the reports hold what was seen until then (partial)"
-        );
-    }
-    for bound in &summary.bounds_hit {
-        let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
-    }
-    for (rule, omitted) in &summary.findings_omitted {
-        let _ = writeln!(
-            text,
-            "{rule}: {omitted} more findings not kept (at most {} per rule, the first in report \
-             order)",
-            crawlgate_core::rule::MAX_FINDINGS_PER_RULE
-        );
-    }
+    partial_lines(summary, &mut text);
     let mode = report.target.mode.unwrap_or_default();
     crate::output::crawl::scope_lines(mode, report.crawl.urls_excluded, &mut text);
     crate::output::crawl::politeness_lines(http, &report.crawl, &mut text);
@@ -195,4 +179,25 @@ pub(crate) fn error_message(site: &Site, tail: &str) -> Option<String> {
         "crawlgate: the start URL {} {answer}; {tail}\n",
         site.start_url
     ))
+}
+
+/// What cut the audit short: an interruption, the bounds hit, findings not kept.
+fn partial_lines(summary: &crawlgate_report::Summary, text: &mut String) {
+    if summary.interrupted {
+        let _ = writeln!(
+            text,
+            "interrupted: the reports hold what was seen until then (partial)"
+        );
+    }
+    for bound in &summary.bounds_hit {
+        let _ = writeln!(text, "bound hit: {bound}; the audit is partial");
+    }
+    for (rule, omitted) in &summary.findings_omitted {
+        let _ = writeln!(
+            text,
+            "{rule}: {omitted} more findings not kept (at most {} per rule, the first in report \
+             order)",
+            crawlgate_core::rule::MAX_FINDINGS_PER_RULE
+        );
+    }
 }
