@@ -322,9 +322,10 @@ pub struct Bounds {
     pub max_sitemaps: u64,
     /// URLs taken from sitemaps (default 5,000,000).
     pub max_sitemap_urls: u64,
-    /// Bytes of sitemap entries kept for the sitemap rules over all sitemaps, as estimated by
-    /// [`crate::sitemap::Entry::kept_bytes`] (default 64 MiB). Past it, a sitemap's entries
-    /// are still read for its URLs and counted, but not kept.
+    /// Bytes of sitemap entries and of their issues kept for the sitemap rules over all
+    /// sitemaps, as estimated by [`crate::sitemap::Entry::kept_bytes`] and each issue's size
+    /// (default 32 MiB). Past it, a sitemap's entries are still read for their URLs and
+    /// counted, but neither they nor their issues are kept.
     pub max_sitemap_entry_bytes: u64,
 }
 
@@ -344,7 +345,7 @@ impl Default for Bounds {
             sitemap_depth: 3,
             max_sitemaps: 1_000,
             max_sitemap_urls: 5_000_000,
-            max_sitemap_entry_bytes: 64 * 1024 * 1024,
+            max_sitemap_entry_bytes: 32 * 1024 * 1024,
         }
     }
 }

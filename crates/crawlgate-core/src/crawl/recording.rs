@@ -176,25 +176,40 @@ impl Crawl {
         self.keep_entries_within_bound(index);
     }
 
-    /// Drops the entries of sitemap `index` that pass the bound on entry bytes kept over all
-    /// sitemaps (their URLs were discovered already; only their own checks are lost).
+    /// Drops the entries and the per-entry issues of sitemap `index` that pass the bound on
+    /// bytes kept over all sitemaps (the entries' URLs were discovered already; only their own
+    /// checks are lost). Issues about the document as a whole (no line) are always kept.
     fn keep_entries_within_bound(&mut self, index: usize) {
         let bound = self.config.bounds.max_sitemap_entry_bytes;
-        let SitemapState::Parsed { entries, .. } = &mut self.sitemaps[index].file.state else {
+        let SitemapState::Parsed {
+            entries, summary, ..
+        } = &mut self.sitemaps[index].file.state
+        else {
             return;
         };
-        let mut kept = 0;
-        for entry in entries.iter() {
-            let bytes = entry.kept_bytes() as u64;
-            if self.sitemap_entry_bytes.saturating_add(bytes) > bound {
-                break;
+        let mut full = false;
+        let mut within = |bytes: usize| {
+            let bytes = bytes as u64;
+            if full || self.sitemap_entry_bytes.saturating_add(bytes) > bound {
+                full = true;
+                return false;
             }
             self.sitemap_entry_bytes += bytes;
-            kept += 1;
-        }
-        if kept < entries.len() {
-            entries.truncate(kept);
+            true
+        };
+        let kept = entries
+            .iter()
+            .take_while(|entry| within(entry.kept_bytes()))
+            .count();
+        let entries_cut = kept < entries.len();
+        entries.truncate(kept);
+        let before = summary.issues.len();
+        summary.issues.retain(|issue| {
+            issue.line.is_none() || within(std::mem::size_of_val(issue) + issue.message.len())
+        });
+        if entries_cut || summary.issues.len() < before {
             entries.shrink_to_fit();
+            summary.issues.shrink_to_fit();
             self.hit(Bound::SitemapEntryBytes(bound));
         }
     }
