@@ -8,6 +8,15 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
+use std::sync::LazyLock;
+
+// Built once: the same for every input, and not what is fuzzed.
+static OPTIONS: LazyLock<SitemapOptions> = LazyLock::new(|| {
+    let mut options = SitemapOptions::new(jiff::Timestamp::from_second(1_780_000_000).unwrap())
+        .with_url(url::Url::parse("https://example.com/sitemap.xml.gz").unwrap());
+    options.max_uncompressed_bytes = 4 * 1024 * 1024;
+    options
+});
 
 fuzz_target!(|data: &[u8]| {
     let (cut, document) = match data {
@@ -17,15 +26,13 @@ fuzz_target!(|data: &[u8]| {
     let mut encoder = GzEncoder::new(Vec::new(), Compression::fast());
     encoder.write_all(document).unwrap();
     let gzip = encoder.finish().unwrap();
-    let mut options = SitemapOptions::new(jiff::Timestamp::from_second(1_780_000_000).unwrap())
-        .with_url(url::Url::parse("https://example.com/sitemap.xml.gz").unwrap());
-    options.max_uncompressed_bytes = 4 * 1024 * 1024;
+    let options = &*OPTIONS;
 
-    let whole = sitemap::parse_bytes(&gzip, &options);
+    let whole = sitemap::parse_bytes(&gzip, options);
     assert!(whole.summary.gzip);
     assert_eq!(whole.summary.entry_count, whole.entries.len() as u64);
     // Read whole, the gzip layer adds nothing: the same entries as the plain document.
-    let plain = sitemap::parse_bytes(document, &options);
+    let plain = sitemap::parse_bytes(document, options);
     if !plain.summary.gzip {
         assert_eq!(
             whole.entries.iter().map(|e| &e.loc).collect::<Vec<_>>(),
@@ -36,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
     // Cut inside the stream (never the whole of it): truncation is reported, never a panic.
     if gzip.len() > 1 {
         let at = 1 + cut % (gzip.len() - 1);
-        let truncated = sitemap::parse_bytes(&gzip[..at], &options);
+        let truncated = sitemap::parse_bytes(&gzip[..at], options);
         assert_eq!(
             truncated.summary.entry_count,
             truncated.entries.len() as u64
