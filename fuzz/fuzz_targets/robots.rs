@@ -7,8 +7,8 @@
 
 #![no_main]
 
-use crawlgate_core::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt};
 use crawlgate_core::robots::lint::{LintOptions, lint};
+use crawlgate_core::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
