@@ -12,7 +12,8 @@ copy() { # target, then files
   for file in "$@"; do
     [ -f "$file" ] || continue
     [ "$(stat -c %s "$file")" -le "$max_bytes" ] || continue
-    cp "$file" "corpus/$target/$(echo "$file" | tr '/' '_')"
+    # Named by the path under fixtures/ (a leading `../` would make every name a hidden file).
+    cp "$file" "corpus/$target/$(echo "${file#"$fixtures"/}" | tr '/' '_')"
   done
 }
 

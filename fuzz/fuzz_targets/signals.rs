@@ -9,22 +9,27 @@
 use crawlgate_core::http::HeaderLine;
 use crawlgate_core::signals::{PageInput, Profile, extract};
 use libfuzzer_sys::fuzz_target;
+use std::sync::LazyLock;
+
+// Built once: the same for every input, and not what is fuzzed.
+static URL: LazyLock<url::Url> =
+    LazyLock::new(|| url::Url::parse("https://example.com/dir/page?q=1").unwrap());
+static PROFILES: LazyLock<Vec<Profile>> = LazyLock::new(Profile::builtins);
 
 fuzz_target!(|data: &[u8]| {
     let (headers, body) = match find(data, b"\n\n") {
         Some(at) => (header_lines(&data[..at]), &data[at + 2..]),
         None => (vec![HeaderLine::new("Content-Type", "text/html")], data),
     };
-    let url = url::Url::parse("https://example.com/dir/page?q=1").unwrap();
     let signals = extract(&PageInput {
-        url: &url,
+        url: &URL,
         status: 200,
         headers: &headers,
         body,
     });
     let now = jiff::Timestamp::from_second(1_780_000_000).unwrap();
-    for profile in Profile::builtins() {
-        let directives = signals.directives(&profile, now);
+    for profile in PROFILES.iter() {
+        let directives = signals.directives(profile, now);
         let _ = (directives.is_noindex(), directives.is_nofollow());
     }
     let _ = signals.effective_canonicals();

@@ -193,17 +193,52 @@ fn classify_segment(segment: &str) -> Option<(&'static str, SensitiveCategory)> 
     if let Some(&keyword) = BACKUP_EXTENSIONS.iter().find(|&&known| known == extension) {
         return Some((keyword, SensitiveCategory::Backup));
     }
-    let plural_of = |word: &str, text: &str| text == word || text.strip_suffix('s') == Some(word);
-    KEYWORDS
-        .iter()
-        .find(|keyword| {
-            plural_of(keyword.word, stem)
-                || (keyword.as_word
-                    && stem
-                        .split(['-', '_', '.'])
-                        .any(|word| plural_of(keyword.word, word)))
-        })
+    // The first keyword (in list order) that the stem or, for `as_word` keywords, one of its
+    // words is. Each text is looked up once, rather than the stem split again for every keyword.
+    let mut best = keyword_of(stem, false);
+    if stem.contains(WORD_SEPARATORS) {
+        for word in stem.split(WORD_SEPARATORS) {
+            if let Some(index) = keyword_of(word, true) {
+                best = Some(best.map_or(index, |best| best.min(index)));
+            }
+        }
+    }
+    best.and_then(|index| KEYWORDS.get(index))
         .map(|keyword| (keyword.word, keyword.category))
+}
+
+/// What splits a stem into words (`wp-login` → `wp`, `login`).
+const WORD_SEPARATORS: [char; 3] = ['-', '_', '.'];
+
+/// The shortest and longest keyword, in bytes: a text outside these (plus a plural `s`) is no
+/// keyword, which spares most segments the comparisons.
+const KEYWORD_LENGTHS: (usize, usize) = {
+    let (mut shortest, mut longest) = (usize::MAX, 0);
+    let mut index = 0;
+    while index < KEYWORDS.len() {
+        let length = KEYWORDS[index].word.len();
+        if length < shortest {
+            shortest = length;
+        }
+        if length > longest {
+            longest = length;
+        }
+        index += 1;
+    }
+    (shortest, longest)
+};
+
+/// The index of the first keyword `text` is (the word itself, or its plural with `s`); with
+/// `words_only`, among the keywords matched as words only.
+fn keyword_of(text: &str, words_only: bool) -> Option<usize> {
+    let (shortest, longest) = KEYWORD_LENGTHS;
+    if text.len() < shortest || text.len() > longest + 1 {
+        return None;
+    }
+    let singular = text.strip_suffix('s');
+    KEYWORDS.iter().position(|keyword| {
+        (!words_only || keyword.as_word) && (keyword.word == text || singular == Some(keyword.word))
+    })
 }
 
 #[cfg(test)]

@@ -3,14 +3,22 @@
 
 use super::{Code, LintOptions, issue, listing, quote};
 use crate::sensitive::{self, SensitiveMatch};
-use crate::{Directive, GroupAgent, LineKind, RobotsTxt, Rule};
+use crate::{AgentRules, Directive, GroupAgent, LineKind, RobotsTxt, Rule};
 use crate::{Issue, Severity};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 pub(super) fn check(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<Issue>) {
+    // Each crawler's rules compiled once: compiling sorts and indexes every rule of its groups,
+    // and the rules below all read the same views.
+    let global = robots.agent(&[]);
+    let agents: Vec<(&str, AgentRules<'_>)> = options
+        .user_agents
+        .iter()
+        .map(|token| (token.as_str(), robots.agent(&[token])))
+        .collect();
     empty_rules(robots, issues);
-    disallow_all(robots, options, issues);
-    shadowed_global(robots, options, issues);
+    disallow_all(robots, &global, &agents, issues);
+    shadowed_global(&global, &agents, options, issues);
     duplicate_groups(robots, options, issues);
     sensitive_paths(robots, options, issues);
 }
@@ -40,13 +48,16 @@ fn empty_rules(robots: &RobotsTxt, issues: &mut Vec<Issue>) {
     }
 }
 
-fn disallow_all(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<Issue>) {
-    let global = robots.agent(&[]);
-    let falls_back: Vec<&str> = options
-        .user_agents
+fn disallow_all(
+    robots: &RobotsTxt,
+    global: &AgentRules<'_>,
+    agents: &[(&str, AgentRules<'_>)],
+    issues: &mut Vec<Issue>,
+) {
+    let falls_back: Vec<&str> = agents
         .iter()
-        .map(String::as_str)
-        .filter(|token| robots.agent(&[token]).selection().token.is_none())
+        .filter(|(_, agent)| agent.selection().token.is_none())
+        .map(|(token, _)| *token)
         .collect();
     if let Some(rule) = global
         .deciding_rule("/")
@@ -69,8 +80,7 @@ fn disallow_all(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<Issu
             ),
         ));
     }
-    for token in &options.user_agents {
-        let agent = robots.agent(&[token]);
+    for (token, agent) in agents {
         if agent.selection().token.is_none() {
             continue;
         }
@@ -129,8 +139,13 @@ fn merged_group_note(robots: &RobotsTxt, rule: &Rule) -> String {
     )
 }
 
-fn shadowed_global(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<Issue>) {
-    let global_rules = robots.agent(&[]).rules();
+fn shadowed_global(
+    global: &AgentRules<'_>,
+    agents: &[(&str, AgentRules<'_>)],
+    options: &LintOptions,
+    issues: &mut Vec<Issue>,
+) {
+    let global_rules = global.rules();
     let global_disallows: Vec<&Rule> = global_rules
         .iter()
         .copied()
@@ -139,8 +154,7 @@ fn shadowed_global(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<I
     if global_disallows.is_empty() {
         return;
     }
-    for token in &options.user_agents {
-        let agent = robots.agent(&[token]);
+    for (token, agent) in agents {
         let Some(first_line) = agent
             .selection()
             .token
@@ -149,14 +163,17 @@ fn shadowed_global(robots: &RobotsTxt, options: &LintOptions, issues: &mut Vec<I
         else {
             continue;
         };
-        let own = agent.rules();
+        // A set, not a scan of the crawler's rules per `*` rule: a file with thousands of rules
+        // in both groups would otherwise cost their product.
+        let own: HashSet<&str> = agent
+            .rules()
+            .into_iter()
+            .filter(|rule| rule.directive == Directive::Disallow)
+            .map(|rule| rule.escaped.as_str())
+            .collect();
         let lost: Vec<String> = global_disallows
             .iter()
-            .filter(|global| {
-                !own.iter().any(|rule| {
-                    rule.directive == Directive::Disallow && rule.escaped == global.escaped
-                })
-            })
+            .filter(|global| !own.contains(global.escaped.as_str()))
             .map(|rule| rule_text(rule))
             .collect();
         if lost.is_empty() {
