@@ -36,16 +36,18 @@ async fn an_explicit_rate_spaces_every_request_to_a_host_even_on_loopback() {
     let arrivals = server.arrival_times();
     assert!(arrivals.len() >= 13, "{:?}", server.requests());
     let interval = Duration::from_secs_f64(1.0 / rate);
-    // Each start is at least an interval after the one before it (a little slack for the time
-    // between the client sending and the server reading).
+    // Each start is about an interval after the one before it. The times are taken where the
+    // server reads the request: on a loaded two-core machine (the rest of the suite runs
+    // alongside) one late read shortens the next gap, so the slack is a quarter; without the
+    // pace the gaps are a millisecond or less.
     for gap in gaps(&arrivals) {
-        assert!(gap >= interval.mul_f64(0.9), "gap {gap:?} < {interval:?}");
+        assert!(gap >= interval.mul_f64(0.75), "gap {gap:?} < {interval:?}");
     }
-    // And the crawl does not dawdle: the measured rate is within 10% of the pace.
+    // And the crawl does not dawdle: the measured rate is within a quarter of the pace.
     let span = *arrivals.last().unwrap() - arrivals[0];
     let measured = f64::from(u32::try_from(arrivals.len() - 1).unwrap()) / span.as_secs_f64();
     assert!(
-        (measured - rate).abs() <= rate * 0.1,
+        (measured - rate).abs() <= rate * 0.25,
         "measured {measured:.1}/s for a pace of {rate}/s"
     );
 }
