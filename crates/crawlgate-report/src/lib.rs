@@ -35,7 +35,7 @@ pub use model::*;
 pub use render::plugin::Escape;
 pub use render::{
     FALLBACK_PREFIX, Format, JsonRenderer, JunitRenderer, Manifest, RenderError, RenderOptions,
-    Renderer, Renderers, SarifMap, SarifMapError, SarifRenderer, TemplateRenderer,
+    Renderer, Renderers, SarifMap, SarifMapError, SarifRenderer, TemplateRenderer, folder_of,
     write_file_atomically, write_reports,
 };
 pub use url_map::{MapError, UrlMap};

@@ -223,24 +223,23 @@ impl<'s, 't> Collector<'s, 't> {
         let rel = element.attr("rel").map(LinkRel::parse).unwrap_or_default();
         // One entry per distinct `(href, rel)`: pages repeat their navigation, and a site's
         // links must fit in memory.
-        let hasher = &self.link_hasher;
-        let links = &mut self.signals.links;
-        let hash = hasher.hash_one((href, rel));
+        let hash = self.link_hasher.hash_one((href, rel));
+        let links = &self.signals.links;
         let same = |&index: &usize| links[index].href == href && links[index].rel == rel;
         if let Some(&index) = self.link_index.find(hash, same) {
-            let known = &mut links[index];
+            let known = &mut self.signals.links[index];
             known.occurrences = known.occurrences.saturating_add(1);
             return;
         }
-        if links.len() >= MAX_LINKS {
+        if self.signals.links.len() >= MAX_LINKS {
             self.signals.truncated = true;
             return;
         }
-        if self.url_bytes.saturating_add(href.len()) > MAX_URL_BYTES {
-            self.signals.truncated = true;
+        if !self.keeps(href) {
             return;
         }
-        self.url_bytes += href.len();
+        let hasher = &self.link_hasher;
+        let links = &mut self.signals.links;
         links.push(PageLink {
             href: href.to_owned(),
             resolved: None,

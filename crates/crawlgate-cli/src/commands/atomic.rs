@@ -60,10 +60,8 @@ pub(crate) fn check_output_file(path: &Path, what: &str) -> Result<()> {
     if meta.is_some_and(|meta| !meta.is_file()) {
         return Ok(());
     }
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+    // Where the report's write puts its temporary file, so the check and the write agree.
+    let dir = crawlgate::report::folder_of(path);
     if !dir.is_dir() {
         anyhow::bail!(
             "{what} `{}`: the folder `{}` does not exist",

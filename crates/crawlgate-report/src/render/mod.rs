@@ -24,7 +24,7 @@ pub use junit::JunitRenderer;
 pub use plugin::{Manifest, TemplateRenderer};
 pub use sarif::SarifRenderer;
 pub use sarif_map::{FALLBACK_PREFIX, SarifMap, SarifMapError};
-pub use write::{write_file_atomically, write_reports};
+pub use write::{folder_of, write_file_atomically, write_reports};
 
 use crate::model::Report;
 use crawlgate_core::FailOn;

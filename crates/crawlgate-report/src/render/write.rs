@@ -73,6 +73,15 @@ fn write_one(
     Ok(path)
 }
 
+/// The folder a file at `path` is written in (its temporary file too): its parent, or `.` for a
+/// bare file name.
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
 /// Write the file at `path` with what `fill` writes, atomically: into a temporary file created
 /// beside it under a random name, exclusively (`O_EXCL`: never an existing file, never through
 /// a symlink someone planted), synced, then renamed over `path`. A crash, a full disk or a
@@ -92,10 +101,7 @@ pub fn write_file_atomically<E: From<io::Error>>(
         out.flush()?;
         return Ok(());
     }
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |name| name.to_string_lossy());
