@@ -7,6 +7,7 @@
 use crate::util::{report_json, scratch};
 use crawlgate_serve::{Route, ServedSite, SiteServer};
 use crawlgate_test_support::html::page;
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -217,4 +218,94 @@ fn an_audit_out_of_time_is_inconclusive_unless_told_never_to_fail() {
         let report = report_json(&output);
         assert_eq!(report["summary"]["partial"], true);
     }
+}
+
+/// A site of endless pages that each cost the parser seconds of CPU (a `<meta>` flooded with
+/// attributes up to the page byte cap), each linking to the next two: with the default
+/// concurrency both cores parse without pause, and the queued work would take many minutes.
+fn busy_parsing_site() -> SiteServer {
+    let mut flood = String::new();
+    for i in 0..1_000_000 {
+        let _ = write!(flood, " a{i}=\"v\"");
+    }
+    let site = ServedSite::new()
+        .file("robots.txt", "User-agent: *\nAllow: /\n")
+        .generate("/", move |target| {
+            let n: u64 = target.trim_start_matches("/p").parse().unwrap_or(0);
+            let head = format!(
+                "<html><head><title>{n}</title></head><body><a href=\"/p{}\">a</a><a href=\"/p{}\">b</a><meta",
+                2 * n + 1,
+                2 * n + 2
+            );
+            Some(format!("{head}{flood}></body></html>").into())
+        });
+    SiteServer::start_in_background(site).unwrap()
+}
+
+/// Pages the server has been asked for.
+fn pages_requested(server: &SiteServer) -> usize {
+    server
+        .requests()
+        .iter()
+        .filter(|r| r.starts_with("/p"))
+        .count()
+}
+
+/// Wait (bounded) until the server has been asked for at least `n` pages.
+fn wait_for_pages(server: &SiteServer, n: usize) {
+    let started = Instant::now();
+    while pages_requested(server) < n {
+        assert!(
+            started.elapsed() < PATIENCE,
+            "fewer than {n} pages were requested"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The deadline and a signal are watched by a loop that parsing never holds: pages are parsed
+/// off it, and those still being parsed when the audit stops are recorded as interrupted.
+#[test]
+fn the_clock_and_a_signal_stop_an_audit_while_every_core_is_parsing() {
+    let server = busy_parsing_site();
+    let output = scratch("max-time-parsing");
+    let mut child = audit_with(&server, &output, &["--max-time", "2", "--fail-on", "never"]);
+    let status = wait_bounded(&mut child);
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let report = report_json(&output);
+    assert_eq!(report["summary"]["partial"], true);
+    assert!(
+        report["summary"]["bounds_hit"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b.as_str().unwrap().starts_with("time bound")),
+        "{}",
+        report["summary"]
+    );
+    let interrupted = |report: &serde_json::Value| {
+        report["pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| {
+                p["detail"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("interrupted"))
+            })
+            .count()
+    };
+    assert!(interrupted(&report) > 0, "no page recorded as interrupted");
+
+    let output = scratch("sigterm-parsing");
+    let before = pages_requested(&server);
+    let mut child = audit(&server, &output);
+    wait_for_pages(&server, before + 4);
+    signal(&child, "TERM");
+    let status = wait_bounded(&mut child);
+    assert!(status.code().is_some_and(|code| code != 130), "{status:?}");
+    let report = report_json(&output);
+    assert_eq!(report["summary"]["interrupted"], true);
+    assert!(interrupted(&report) > 0, "no page recorded as interrupted");
+    let _ = std::fs::remove_dir_all(&output);
 }

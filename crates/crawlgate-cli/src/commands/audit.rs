@@ -11,8 +11,8 @@ use anyhow::{Context, Result, bail};
 use crawlgate::crawl::CrawlEvent;
 use crawlgate::output::report::{audit_summary, start_error_message, start_unreachable_message};
 use crawlgate::report::{
-    Baseline, BaselineState, Format, RenderOptions, Renderers, SarifMap, UrlMap, baseline_json,
-    write_reports,
+    Baseline, BaselineState, Format, RenderOptions, Renderers, Report, SarifMap, UrlMap,
+    baseline_json, write_reports,
 };
 use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, FailOn};
@@ -257,24 +257,30 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     if let Some(baseline) = &baseline {
         baseline.mark(&mut audit.report);
     }
+    let status = exit_status(&audit, args.fail_on);
+    let start_error = start_error_message(&audit.site);
+    // Everything the reports say is in the report now: the site goes before they are rendered
+    // (on a large crawl it is most of the memory, and a template's context copies the report).
+    let Audit { site, report } = audit;
+    drop(site);
     if let Some(path) = &args.write_baseline {
         write_atomically(path, |out| {
-            Ok(out.write_all(baseline_json(&audit.report).as_bytes())?)
+            Ok(out.write_all(baseline_json(&report).as_bytes())?)
         })
         .context("the baseline")?;
     }
-    let written = write_audit_reports(&args, &audit, &renderers, &formats)?;
-    super::print_summary(&audit_summary(&audit.report, &http, &written));
-    if let Some(message) = start_error_message(&audit.site) {
+    let written = write_audit_reports(&args, &report, &renderers, &formats)?;
+    super::print_summary(&audit_summary(&report, &http, &written));
+    if let Some(message) = start_error {
         eprint!("{}", crate::terminal::safe(&message));
     }
-    Ok(exit::code(exit_status(&audit, args.fail_on)))
+    Ok(exit::code(status))
 }
 
 /// Write the reports in `formats` into the output folder; the files written.
 fn write_audit_reports(
     args: &AuditArgs,
-    audit: &Audit,
+    report: &Report,
     renderers: &Renderers,
     formats: &[String],
 ) -> Result<Vec<PathBuf>> {
@@ -284,14 +290,8 @@ fn write_audit_reports(
     };
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
-    write_reports(
-        &audit.report,
-        renderers,
-        formats,
-        &options,
-        &args.output_dir,
-    )
-    .context("cannot write the reports")
+    write_reports(report, renderers, formats, &options, &args.output_dir)
+        .context("cannot write the reports")
 }
 
 /// A `--sarif-map` entry, checked when the command line is read.

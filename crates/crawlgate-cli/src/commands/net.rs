@@ -123,10 +123,14 @@ fn read_ca_cert(path: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// A multi-threaded runtime for one command.
+/// A multi-threaded runtime for one command. Its blocking threads parse responses, work bound
+/// by CPU: more of them than cores parse no faster, and each holds a document and keeps its own
+/// allocator pages, so there are as many as cores (tokio's default is 512).
 pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(cores.max(2))
         .build()
         .context("cannot start the async runtime")
 }

@@ -324,7 +324,7 @@ pub struct Bounds {
     pub max_sitemap_urls: u64,
     /// Bytes of sitemap entries and of their issues kept for the sitemap rules over all
     /// sitemaps, as estimated by [`crate::sitemap::Entry::kept_bytes`] and each issue's size
-    /// (default 32 MiB). Past it, a sitemap's entries are still read for their URLs and
+    /// (default 16 MiB). Past it, a sitemap's entries are still read for their URLs and
     /// counted, but neither they nor their issues are kept.
     pub max_sitemap_entry_bytes: u64,
 }
@@ -345,7 +345,7 @@ impl Default for Bounds {
             sitemap_depth: 3,
             max_sitemaps: 1_000,
             max_sitemap_urls: 5_000_000,
-            max_sitemap_entry_bytes: 32 * 1024 * 1024,
+            max_sitemap_entry_bytes: 16 * 1024 * 1024,
         }
     }
 }

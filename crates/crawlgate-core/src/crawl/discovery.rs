@@ -235,9 +235,17 @@ impl Crawl {
                     named: url.clone(),
                     repeats: url,
                 });
-            } else if !self.sitemaps[existing].file.sources.contains(&source) {
-                self.sitemaps[existing].file.sources.push(source);
+            } else {
+                add_source(&mut self.sitemaps[existing].file.sources, source);
             }
+            return;
+        }
+        if self.sitemaps.len() as u64 >= self.config.bounds.max_sitemaps.saturating_mul(2) {
+            // Past the read bound, as many again are recorded unread (the report lists what was
+            // skipped); the rest is only counted, so that indexes of 50,000 children each
+            // cannot grow the list without end.
+            self.hit(Bound::MaxSitemaps(self.config.bounds.max_sitemaps));
+            self.stats.sitemaps_not_recorded += 1;
             return;
         }
         let index = self.sitemaps.len();
@@ -286,6 +294,24 @@ impl Crawl {
             }
         }
         None
+    }
+}
+
+/// Sources kept per sitemap: enough for the rules (every kind is kept once, whatever the
+/// count), bounded for a sitemap that thousands of index entries or `Sitemap:` lines repeat.
+const MAX_SOURCES_PER_SITEMAP: usize = 16;
+
+/// Add `source` to a sitemap's sources unless it is there or the list is full; a kind not yet
+/// listed is added even then (the rules ask whether robots.txt, the probe or the user named it).
+fn add_source(sources: &mut Vec<SitemapSource>, source: SitemapSource) {
+    let kind_listed = sources
+        .iter()
+        .any(|s| std::mem::discriminant(s) == std::mem::discriminant(&source));
+    if kind_listed && sources.len() >= MAX_SOURCES_PER_SITEMAP {
+        return;
+    }
+    if !sources.contains(&source) {
+        sources.push(source);
     }
 }
 

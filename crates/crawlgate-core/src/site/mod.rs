@@ -268,13 +268,26 @@ impl Site {
 /// Sorts resources by URL (each URL is there once). A `Resource` is a few hundred bytes, and
 /// sorting them in place moved each one about log2(n) times: at the end of a 5,000-page crawl
 /// that was a tenth of the process's instructions (callgrind). The order is computed on indices
-/// instead, then each resource moves once.
-fn sort_by_url(resources: &mut Vec<Resource>) {
+/// instead, then applied in place one cycle of the permutation at a time: each resource moves
+/// at most twice, and no second vector of resources is ever allocated (at 100,000 URLs that
+/// copy was the largest allocation of the audit).
+fn sort_by_url(resources: &mut [Resource]) {
     let mut order: Vec<usize> = (0..resources.len()).collect();
     order.sort_unstable_by(|&a, &b| resources[a].url.as_str().cmp(resources[b].url.as_str()));
-    let mut unsorted: Vec<Option<Resource>> =
-        std::mem::take(resources).into_iter().map(Some).collect();
-    resources.extend(order.into_iter().filter_map(|index| unsorted[index].take()));
+    // `order[i]` is the index of the resource that belongs at `i`.
+    let mut placed = vec![false; resources.len()];
+    for start in 0..resources.len() {
+        let mut at = start;
+        while !placed[at] {
+            placed[at] = true;
+            let from = order[at];
+            if from == start {
+                break;
+            }
+            resources.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// The fields of a [`Site`], as the crawl hands them over.
@@ -584,6 +597,10 @@ pub struct CrawlStats {
     pub interrupted: bool,
     /// In-scope URLs seen in links after the discovery bound, not recorded.
     pub urls_not_recorded: u64,
+    /// Sitemap URLs named after twice the sitemap read bound, not recorded (the first
+    /// [`crate::crawl::Bounds::max_sitemaps`] past it are recorded unread).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub sitemaps_not_recorded: u64,
     /// In-scope pages left unfetched by the include or exclude patterns (recorded as
     /// [`NotFetchedReason::Excluded`]).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -697,6 +714,35 @@ mod tests {
 
     fn url(s: &str) -> Url {
         Url::parse(s).unwrap()
+    }
+
+    #[test]
+    fn resources_are_sorted_by_url_in_place_whatever_the_permutation() {
+        let resource = |n: u64| Resource {
+            url: url(&format!("http://e.com/{n:05}")),
+            kind: ResourceKind::Page,
+            depth: Some(u32::try_from(n).unwrap()),
+            state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
+            verdicts: Vec::new(),
+            inbound_links: InboundLinks::default(),
+            references: Vec::new(),
+            other_references: 0,
+            listed_in: Vec::new(),
+        };
+        // Several cycles of different lengths, fixed points, and the reversed and sorted orders.
+        let mut orders: Vec<Vec<u64>> = vec![(0..500).rev().collect(), (0..500).collect()];
+        orders.push((0..500).map(|n| (n * 37 + 11) % 500).collect());
+        orders.push(
+            (0..500)
+                .map(|n| if n % 4 < 2 { n ^ 1 } else { n })
+                .collect(),
+        );
+        for order in orders {
+            let mut resources: Vec<Resource> = order.iter().map(|&n| resource(n)).collect();
+            sort_by_url(&mut resources);
+            let depths: Vec<u32> = resources.iter().map(|r| r.depth.unwrap()).collect();
+            assert_eq!(depths, (0..500).collect::<Vec<u32>>());
+        }
     }
 
     #[test]

@@ -718,3 +718,70 @@ fn sitemap_entries_past_the_byte_bound_are_crawled_but_not_kept() {
         assert_eq!(sitemap.summary().unwrap().entry_count, 150);
     }
 }
+
+#[test]
+fn sitemaps_named_past_the_read_bound_are_recorded_up_to_a_bound_then_counted() {
+    // An index of 50 indexes, each naming 1,000 sitemaps of its own and one that all share.
+    let children: Vec<String> = (0..50).map(|n| format!("/i{n}.xml")).collect();
+    let mut site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/index.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .with(
+            "http://site.test/index.xml",
+            xml(&sitemap_index(ORIGIN, children.iter().map(String::as_str))),
+        );
+    for n in 0..50 {
+        let mut named: Vec<String> = (0..1_000).map(|k| format!("/i{n}/c{k}.xml")).collect();
+        named.push("/shared.xml".to_owned());
+        site = site.with(
+            &format!("http://site.test/i{n}.xml"),
+            xml(&sitemap_index(ORIGIN, named.iter().map(String::as_str))),
+        );
+    }
+    let mut config = config();
+    config.bounds.max_sitemaps = 20;
+    config.probe_sitemap = false;
+    let crawled = site.crawl(config).unwrap();
+    assert_eq!(crawled.stats.sitemaps_fetched, 20);
+    assert_eq!(crawled.sitemaps.len(), 40, "twice the read bound recorded");
+    let unread = crawled
+        .sitemaps
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.state,
+                SitemapState::NotFetched(NotFetchedReason::SitemapBound)
+            )
+        })
+        .count();
+    assert_eq!(unread, 20);
+    // Of the top index's 50 children, 19 are read, 20 recorded unread and 11 counted; the 1,001
+    // names of each of the 19 are counted.
+    assert_eq!(crawled.stats.sitemaps_not_recorded, 11 + 19 * 1_001);
+    assert!(crawled.stats.bounds_hit.contains(&Bound::MaxSitemaps(20)));
+}
+
+#[test]
+fn a_sitemap_named_thousands_of_times_keeps_a_bounded_list_of_sources_of_every_kind() {
+    let mut robots = String::new();
+    for _ in 0..5_000 {
+        robots.push_str("Sitemap: http://site.test/sitemap.xml\n");
+    }
+    let crawled = OfflineSite::default()
+        .with("http://site.test/robots.txt", text(&robots))
+        .with(ROOT, html("home"))
+        .with("http://site.test/sitemap.xml", xml(&urlset(ORIGIN, ["/"])))
+        .crawl({
+            let mut config = config();
+            config.sitemaps = vec![Url::parse("http://site.test/sitemap.xml").unwrap()];
+            config
+        })
+        .unwrap();
+    let sources = &crawled.sitemaps[0].sources;
+    assert!(sources.len() <= 17, "{} sources", sources.len());
+    assert!(crawled.sitemaps[0].advertised());
+    assert!(sources.contains(&SitemapSource::Configured), "{sources:?}");
+}
