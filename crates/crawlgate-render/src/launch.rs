@@ -211,13 +211,16 @@ fn switches(options: &RenderOptions) -> Vec<String> {
         "disable-popup-blocking",
         "disable-prompt-on-repost",
         "disable-hang-monitor",
+        // `LocalNetworkAccessChecks` would fail a public page's requests to private addresses
+        // (and `localhost` from `127.0.0.1`): the gate decides what a page may reach.
         // Cross-site iframes in the page's process: their requests are then paused by the page's
         // own Fetch interception instead of escaping through a separate target.
         "disable-site-isolation-trials",
-        "disable-features=site-per-process,IsolateOrigins,Translate,OptimizationHints,\
+        "disable-features=SitePerProcess,IsolateOrigins,Translate,OptimizationHints,\
          MediaRouter,DialMediaRouteProvider,AutofillServerCommunication,\
          CertificateTransparencyComponentUpdater,HttpsUpgrades,HttpsFirstBalancedModeAutoEnable,\
-         InterestFeedContentSuggestions,PrivacySandboxSettings4,SafeBrowsing",
+         InterestFeedContentSuggestions,PrivacySandboxSettings4,SafeBrowsing,\
+         LocalNetworkAccessChecks",
         "lang=en-US",
     ]
     .into_iter()

@@ -261,8 +261,11 @@ pub enum RequestOutcome {
         /// The gate's reason.
         reason: String,
     },
-    /// It failed in the network (or the request cap failed it, or it was still in flight when
-    /// the page was closed).
+    /// The gate let it go, and no response was observed: it was still in flight when the page
+    /// was closed, or it was a worker's (a worker's requests are paused and decided like the
+    /// page's, but their responses are reported on the worker's own session, not read here).
+    Allowed,
+    /// It failed in the network (or was never answered: the page was closed first).
     Failed {
         /// Chromium's error, e.g. `net::ERR_CONNECTION_REFUSED`.
         error_text: String,

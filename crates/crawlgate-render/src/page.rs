@@ -201,10 +201,16 @@ async fn drive(
     let mut navigated = false;
     let mut loaded_at: Option<Instant> = None;
     let mut last_activity = Instant::now();
-    // Network ids of the requests paused here and not finished. Counted from the pause, not
-    // from Network.requestWillBeSent: the browser's own favicon request shows in the page's
-    // Network events but never in its Fetch interception, and, blocked, never finishes.
+    // Network ids of the requests in flight: paused here *and* reported by the page's Network
+    // events, in either order. The browser's own favicon request shows in the page's Network
+    // events but is never paused (and, blocked, never finishes); a worker's requests are
+    // paused here but report on the worker's own session, never to the page's.
     let mut in_flight: HashSet<String> = HashSet::new();
+    let mut paused_ids: HashSet<String> = HashSet::new();
+    let mut sent_ids: HashSet<String> = HashSet::new();
+    // Each event type comes on its own stream and `select!` takes them in any order: a
+    // request's end may be read before its start.
+    let mut done_ids: HashSet<String> = HashSet::new();
     let mut decisions = FuturesUnordered::new();
     let mut commands: FuturesUnordered<Boxed<'_, ()>> = FuturesUnordered::new();
     let mut tick = tokio::time::interval(TICK);
@@ -224,7 +230,10 @@ async fn drive(
                 last_activity = Instant::now();
                 let fetch_id = event.request_id.clone();
                 if let Some(id) = &event.network_id {
-                    in_flight.insert(id.inner().clone());
+                    if sent_ids.contains(id.inner()) && !done_ids.contains(id.inner()) {
+                        in_flight.insert(id.inner().clone());
+                    }
+                    paused_ids.insert(id.inner().clone());
                 }
                 if state.requests.len() >= options.max_requests_per_page {
                     state.requests_cut = true;
@@ -272,6 +281,7 @@ async fn drive(
                 last_activity = Instant::now();
                 match decision {
                     Decision::Allow { extra_headers } => {
+                        state.allowed[pending.index] = true;
                         let mut params = ContinueRequestParams::new(pending.fetch_id);
                         if !extra_headers.is_empty() {
                             params.headers = Some(merge(pending.headers, extra_headers));
@@ -290,6 +300,11 @@ async fn drive(
             Some(()) = commands.next(), if !commands.is_empty() => {}
             Some(event) = sent.next() => {
                 last_activity = Instant::now();
+                let id = event.request_id.inner();
+                if paused_ids.contains(id) && !done_ids.contains(id) {
+                    in_flight.insert(id.clone());
+                }
+                sent_ids.insert(id.clone());
                 if let Some(redirect) = &event.redirect_response {
                     state.redirected(event.request_id.inner(), &redirect.url, redirect.status);
                 }
@@ -300,10 +315,12 @@ async fn drive(
             Some(event) = finished.next() => {
                 last_activity = Instant::now();
                 in_flight.remove(event.request_id.inner());
+                done_ids.insert(event.request_id.inner().clone());
             }
             Some(event) = failed.next() => {
                 last_activity = Instant::now();
                 in_flight.remove(event.request_id.inner());
+                done_ids.insert(event.request_id.inner().clone());
                 state.failed(event.request_id.inner(), &event.error_text);
             }
             Some(_) = loads.next() => {
@@ -483,6 +500,8 @@ async fn read(page: &Page, options: &RenderOptions, state: &mut State) -> Result
 struct State {
     /// Each request and its outcome, `None` while it has none.
     requests: Vec<(RenderRequest, Option<RequestOutcome>)>,
+    /// Per request: the gate let it go.
+    allowed: Vec<bool>,
     /// Network request id → the records made under it (a redirect chain shares one id).
     by_network_id: HashMap<String, Vec<usize>>,
     requests_cut: bool,
@@ -498,6 +517,7 @@ impl State {
     fn new(_url: &Url, options: &RenderOptions) -> Self {
         State {
             requests: Vec::with_capacity(options.max_requests_per_page.min(64)),
+            allowed: Vec::new(),
             by_network_id: HashMap::new(),
             requests_cut: false,
             errors: Vec::new(),
@@ -516,6 +536,7 @@ impl State {
         network_id: Option<&network::RequestId>,
     ) -> usize {
         let index = self.requests.len();
+        self.allowed.push(false);
         self.requests.push((
             RenderRequest {
                 url: url.clone(),
@@ -599,10 +620,15 @@ impl State {
         let requests = self
             .requests
             .into_iter()
-            .map(|(mut request, outcome)| {
-                request.outcome = outcome.unwrap_or_else(|| RequestOutcome::Failed {
-                    error_text: "no response before the page was closed".to_owned(),
-                });
+            .zip(self.allowed)
+            .map(|((mut request, outcome), allowed)| {
+                request.outcome = match outcome {
+                    Some(outcome) => outcome,
+                    None if allowed => RequestOutcome::Allowed,
+                    None => RequestOutcome::Failed {
+                        error_text: "not answered before the page was closed".to_owned(),
+                    },
+                };
                 request
             })
             .collect();

@@ -111,3 +111,71 @@ fn a_page_making_a_thousand_requests_is_cut() {
         );
     });
 }
+
+#[test]
+fn requests_of_cross_site_frames_and_workers_go_to_the_gate() {
+    run(async {
+        // `localhost` and `127.0.0.1` are different sites: with site isolation the frame would
+        // run in a process of its own, its requests past the page's interception.
+        let page = r#"<!DOCTYPE html><html><body><p id="out">waiting</p>
+          <iframe src="http://localhost:{{port}}/frame.html"></iframe><script>
+          const worker = new Worker('/worker.js');
+          worker.onmessage = (m) => { document.getElementById('out').textContent = m.data; };
+        </script></body></html>"#;
+        let site = ServedSite::new()
+            .file(
+                "frame.html",
+                "<!DOCTYPE html><script src=/frame.js></script>",
+            )
+            .file("frame.js", "document.title = 'framed';")
+            .file(
+                "worker.js",
+                "fetch('/from-worker.json').then(r => r.json()).then(d => postMessage(d.m));",
+            )
+            .file("from-worker.json", r#"{"m": "worker fetched"}"#);
+        // The page names the server's port, so it is given as the document.
+        let server = SiteServer::start(site).await.unwrap();
+        let port = server.addr().port();
+        let Some(browser) = renderer(options()).await else {
+            return;
+        };
+        let gate = Gate::default();
+        let document = Document {
+            status: 200,
+            headers: vec![("Content-Type".to_owned(), "text/html".to_owned())],
+            body: page.replace("{{port}}", &port.to_string()).into(),
+        };
+        let rendered = browser
+            .render(&server.url("/page.html"), Some(&document), &gate)
+            .await;
+        let asked: Vec<_> = gate
+            .asked()
+            .iter()
+            .map(|r| format!("{} {}", r.resource_type, r.url))
+            .collect();
+        for expected in [
+            format!("Document http://localhost:{port}/frame.html"),
+            format!("Script http://localhost:{port}/frame.js"),
+            format!("Other http://127.0.0.1:{port}/worker.js"),
+        ] {
+            assert!(
+                asked.contains(&expected),
+                "{expected} in {asked:?}; server {:?}; {:?}",
+                server.requests(),
+                rendered.requests
+            );
+        }
+        assert!(
+            asked.iter().any(|a| a.ends_with("/from-worker.json")),
+            "the worker's fetch: {asked:?}"
+        );
+        assert!(rendered.dom.contains("worker fetched"), "{}", rendered.dom);
+        // Everything the server saw, the gate had allowed.
+        assert_eq!(
+            server.requests().len(),
+            asked.len(),
+            "{:?}",
+            server.requests()
+        );
+    });
+}
