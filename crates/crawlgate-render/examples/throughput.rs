@@ -1,7 +1,7 @@
 //! Rendering throughput: N simple pages (a script adds links, a stylesheet and a script file
 //! each) from a loopback server at the default concurrency; prints pages/s and the browser's
-//! memory (RSS summed over the browser and every process under it, read from /proc at its
-//! peak between pages).
+//! memory (RSS and PSS summed over the browser and every process under it, from /proc, idle,
+//! at the peak, sampled every 100 ms, and after the run).
 //!
 //! `cargo run --release -p crawlgate-render --example throughput [-- N]` (N: 50).
 
@@ -26,11 +26,12 @@ impl RequestGate for AllowAll {
     }
 }
 
-/// RSS in KiB of `root` and every process under it.
-fn tree_rss_kib(root: u32) -> u64 {
+/// Memory of `root` and every process under it, in KiB: (RSS summed, which counts pages the
+/// processes share once per process; PSS summed, which shares them out; process count).
+fn tree_memory_kib(root: u32) -> (u64, u64, usize) {
     let mut parents = Vec::new();
     let Ok(entries) = std::fs::read_dir("/proc") else {
-        return 0;
+        return (0, 0, 0);
     };
     for entry in entries.flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
@@ -61,15 +62,21 @@ fn tree_rss_kib(root: u32) -> u64 {
         );
         i += 1;
     }
-    tree.iter()
-        .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/status")).ok())
-        .filter_map(|status| {
-            status
-                .lines()
-                .find_map(|line| line.strip_prefix("VmRSS:"))
-                .and_then(|kib| kib.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .sum()
+    let field = |file: &str, name: &str| -> u64 {
+        tree.iter()
+            .filter_map(|pid| std::fs::read_to_string(format!("/proc/{pid}/{file}")).ok())
+            .filter_map(|text| {
+                text.lines()
+                    .find_map(|line| line.strip_prefix(name))
+                    .and_then(|kib| kib.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            })
+            .sum()
+    };
+    (
+        field("status", "VmRSS:"),
+        field("smaps_rollup", "Pss:"),
+        tree.len(),
+    )
 }
 
 #[tokio::main]
@@ -105,12 +112,15 @@ async fn main() {
     );
     let launched = started.elapsed();
     let pid = renderer.pid().expect("the browser's pid");
-    let peak = Arc::new(AtomicU64::new(0));
+    let idle = tree_memory_kib(pid);
+    let peak = Arc::new((AtomicU64::new(0), AtomicU64::new(0)));
     let sampler = {
         let peak = Arc::clone(&peak);
         tokio::spawn(async move {
             loop {
-                peak.fetch_max(tree_rss_kib(pid), Ordering::Relaxed);
+                let (rss, pss, _) = tree_memory_kib(pid);
+                peak.0.fetch_max(rss, Ordering::Relaxed);
+                peak.1.fetch_max(pss, Ordering::Relaxed);
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         })
@@ -135,7 +145,7 @@ async fn main() {
     }
     let elapsed = started.elapsed();
     sampler.abort();
-    let after = tree_rss_kib(pid);
+    let after = tree_memory_kib(pid);
     #[allow(clippy::cast_precision_loss, reason = "a page count")]
     let rate = pages as f64 / elapsed.as_secs_f64();
     println!(
@@ -147,8 +157,15 @@ async fn main() {
         launched.as_secs_f64(),
     );
     println!(
-        "browser RSS (all its processes): peak {} MiB, after the run {} MiB",
-        peak.load(Ordering::Relaxed) / 1024,
-        after / 1024
+        "browser memory, all its processes: RSS summed {} MiB idle, {} MiB peak, {} MiB after; \
+         PSS summed {} MiB idle, {} MiB peak, {} MiB after; processes {} idle, {} after",
+        idle.0 / 1024,
+        peak.0.load(Ordering::Relaxed) / 1024,
+        after.0 / 1024,
+        idle.1 / 1024,
+        peak.1.load(Ordering::Relaxed) / 1024,
+        after.1 / 1024,
+        idle.2,
+        after.2,
     );
 }

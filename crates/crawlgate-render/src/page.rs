@@ -42,7 +42,7 @@ const NETWORK_IDLE: Duration = Duration::from_millis(500);
 /// enabling domains, closing).
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
 /// Time the DOM read gets before a script still running is stopped, and again after.
-const READ_TIMEOUT: Duration = Duration::from_secs(2);
+const READ_TIMEOUT: Duration = Duration::from_secs(1);
 /// How often settling is checked.
 const TICK: Duration = Duration::from_millis(50);
 
