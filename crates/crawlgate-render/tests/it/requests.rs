@@ -80,17 +80,24 @@ fn the_main_document_comes_from_the_given_bytes_and_headers_reach_the_server() {
 }
 
 #[test]
-fn a_page_making_a_thousand_requests_is_cut() {
+fn a_thousand_requests_a_huge_dom_and_a_flood_of_errors_are_cut() {
     run(async {
         let page = r"<!DOCTYPE html><html><body><p>Many.</p><script>
           for (let i = 0; i < 1000; i++) { fetch('/item/' + i).catch(() => {}); }
         </script></body></html>";
+        // 200 KB of DOM, a multi-byte character every few bytes; 100 errors of 2 KB each.
+        let huge = r"<!DOCTYPE html><html><body><script>
+          document.body.textContent = 'é€✓ '.repeat(20000);
+          for (let i = 0; i < 100; i++) { console.error('é'.repeat(1000) + i); }
+        </script></body></html>";
         let site = ServedSite::new()
             .file("many.html", page)
+            .file("huge.html", huge)
             .generate("/item/", |_| Some(bytes::Bytes::from_static(b"{}")));
         let server = SiteServer::start(site).await.unwrap();
         let Some(browser) = renderer(RenderOptions {
             max_requests_per_page: 100,
+            max_dom_bytes: 10_001,
             ..options()
         })
         .await
@@ -109,6 +116,26 @@ fn a_page_making_a_thousand_requests_is_cut() {
             "{:?}",
             rendered.outcome
         );
+
+        let rendered = browser.render(&server.url("/huge.html"), None, &gate).await;
+        assert!(rendered.dom_truncated);
+        assert!(rendered.dom.len() <= 10_001 && rendered.dom.len() > 9_990);
+        assert!(
+            rendered
+                .dom
+                .starts_with("<!DOCTYPE html><html><head></head><body>é€✓ ")
+        );
+        // innerText counts UTF-16 units, the last space trimmed.
+        assert_eq!(rendered.text_length, 79_999);
+        assert_eq!(rendered.errors.len(), crawlgate_render::MAX_ERRORS);
+        for error in &rendered.errors {
+            assert!(
+                error.len() <= crawlgate_render::MAX_ERROR_BYTES,
+                "{}",
+                error.len()
+            );
+            assert!(error.starts_with("console.error: éé"));
+        }
     });
 }
 
