@@ -9,6 +9,12 @@
 //! bytes the crawler already fetched ([`Document`]), so the rendered DOM is built from exactly
 //! the raw HTML the crawler read.
 //!
+//! The browser is kept from making requests of its own (background services off by switch,
+//! Google's service hosts unresolvable, the favicon blocked) and pages run without service
+//! workers (as in Googlebot's renderer), so every request on the wire is one the gate allowed.
+//! Cross-site frames stay in the page's process and workers report to the page, so their
+//! requests are paused like the page's.
+//!
 //! A page that fails to render is data ([`RenderOutcome::Failed`]), never an error: only a
 //! browser that cannot start is ([`LaunchError`]).
 
@@ -154,9 +160,10 @@ pub trait RequestGate: Send + Sync {
 pub struct GateRequest {
     /// Where it goes.
     pub url: Url,
-    /// What the browser fetches it as, in CDP's names: `Document`, `Stylesheet`, `Image`,
-    /// `Media`, `Font`, `Script`, `XHR`, `Fetch`, `EventSource`, `WebSocket`, `Manifest`,
-    /// `Ping`, `Other`, ….
+    /// What the browser fetches it as, in CDP's names: `Document` (the page, a frame),
+    /// `Stylesheet`, `Image`, `Media`, `Font`, `Script`, `XHR` (Chromium 156 names `fetch()`
+    /// requests so too), `EventSource`, `WebSocket`, `Manifest`, `Ping`, `Other` (a worker's
+    /// script), ….
     pub resource_type: String,
     /// The HTTP method.
     pub method: String,

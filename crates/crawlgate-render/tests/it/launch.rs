@@ -67,9 +67,14 @@ fn profile_of(pid: u32) -> std::path::PathBuf {
 #[test]
 fn dropping_the_renderer_leaves_no_process_and_no_profile() {
     run(async {
-        let server = SiteServer::start(ServedSite::new().file("index.html", "<p>x</p>"))
-            .await
-            .unwrap();
+        let set = "<script>document.cookie = 'seen=1; max-age=3600'; \
+                   localStorage.setItem('seen', '1');</script><p>x</p>";
+        let read = "<p id=out></p><script>document.getElementById('out').textContent = \
+                    'cookie=' + document.cookie + ' storage=' + localStorage.getItem('seen');</script>";
+        let site = ServedSite::new()
+            .file("index.html", set)
+            .file("read.html", read);
+        let server = SiteServer::start(site).await.unwrap();
         let Some(browser) = renderer(options()).await else {
             return;
         };
@@ -77,6 +82,11 @@ fn dropping_the_renderer_leaves_no_process_and_no_profile() {
             .render(&server.url("/"), None, &Gate::default())
             .await;
         assert!(rendered.dom.contains("<p>x</p>"));
+        // Each page in its own incognito context: nothing the first stored reaches the next.
+        let next = browser
+            .render(&server.url("/read.html"), None, &Gate::default())
+            .await;
+        assert!(next.dom.contains("cookie= storage=null"), "{}", next.dom);
         let pid = browser.pid().unwrap();
         let processes = tree(pid);
         assert!(
