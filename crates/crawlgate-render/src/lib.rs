@@ -12,8 +12,9 @@
 //! The browser is kept from making requests of its own (background services off by switch,
 //! Google's service hosts unresolvable, the favicon blocked) and pages run without service
 //! workers (as in Googlebot's renderer), so every request on the wire is one the gate allowed.
-//! Cross-site frames stay in the page's process and workers report to the page, so their
-//! requests are paused like the page's.
+//! Cross-site frames stay in the page's process, so their requests are paused like the
+//! page's; so are dedicated workers' (their responses, though, are not observed:
+//! [`RequestOutcome::Allowed`]).
 //!
 //! A page that fails to render is data ([`RenderOutcome::Failed`]), never an error: only a
 //! browser that cannot start is ([`LaunchError`]).
