@@ -1,7 +1,7 @@
 //! crawlgate's built-in rules.
 //!
 //! One rule per file, grouped by family (`robots/`, `http/`, `directives/`, `canonical/`,
-//! `sitemap/`, `hreflang/`, `env/`, `diff/`), each declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its
+//! `sitemap/`, `hreflang/`, `env/`, `render/`, `diff/`), each declared with [`crawlgate_core::declare_rule!`] so its `///` docs are its
 //! documentation. [`RULES`] lists the audit's rules in documentation order and
 //! [`diff::DIFF_RULES`] those of `crawlgate diff`; [`catalogue`] is both, and `RULES.md` beside
 //! this crate is generated from it (a test keeps it current). This crate is the one home of every
@@ -15,6 +15,7 @@ mod docs;
 pub mod env;
 pub mod hreflang;
 pub mod http;
+pub mod render;
 pub mod robots;
 pub mod sitemap;
 mod support;
@@ -171,6 +172,13 @@ pub static RULES: &[&dyn Rule] = &[
     // environment (RULES.md §2.10)
     &env::StagingArtifactOnProduction,
     &env::StagingExposed,
+    // rendering (`--render`): raw HTML against the DOM headless Chromium left
+    &render::NoindexRemoved,
+    &render::NoindexAdded,
+    &render::CanonicalChanged,
+    &render::LinksOnlyRendered,
+    &render::BlockedResource,
+    &render::Failed,
 ];
 
 /// The built-in rule with this id.

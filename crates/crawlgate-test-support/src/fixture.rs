@@ -6,7 +6,9 @@ use crawlgate_core::crawl::{CrawlConfig, OfflineSite, Request, Response, run_off
 use crawlgate_core::http::HeaderLine;
 use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::signals::Profile;
-use crawlgate_core::site::{HostPattern, Received};
+use crawlgate_core::site::{
+    BlockedRequest, HostPattern, Received, RenderCapture, RenderOutcome, RenderedPage,
+};
 use crawlgate_core::{Finding, Site};
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -59,8 +61,71 @@ pub struct Fixture {
     /// [`GeneratedBody`]).
     #[serde(default)]
     pub generated: BTreeMap<String, GeneratedBody>,
+    /// What rendering a page in a browser gives (`--render`), by page URL: the `render/` rules'
+    /// input, built as a live render's is ([`RenderedPage::from_capture`]) from the page's canned
+    /// response and this DOM.
+    #[serde(default)]
+    pub rendered: BTreeMap<String, RenderedFixture>,
     #[serde(flatten)]
     pub site: OfflineSite,
+}
+
+/// One page's render: the DOM its scripts left and how it went.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RenderedFixture {
+    /// The rendered DOM (`outerHTML`); empty when rendering failed.
+    #[serde(default)]
+    pub dom: String,
+    /// `settled` (default), `timed-out`, or `failed` (with `reason`).
+    #[serde(default)]
+    pub outcome: Option<String>,
+    #[serde(default)]
+    pub reason: String,
+    /// The rendered body's text length (default: the DOM's length).
+    #[serde(default)]
+    pub text_length: Option<u64>,
+    /// Requests robots.txt kept from the page.
+    #[serde(default)]
+    pub blocked: Vec<BlockedFixture>,
+    /// Uncaught exceptions and `console.error` lines.
+    #[serde(default)]
+    pub errors: Vec<String>,
+}
+
+/// A request refused to a rendered page.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockedFixture {
+    pub url: String,
+    /// `Script`, `Stylesheet`, `XHR`, … (default `Script`).
+    #[serde(default = "script")]
+    pub resource_type: String,
+    #[serde(default = "blocked_reason")]
+    pub reason: String,
+}
+
+fn script() -> String {
+    "Script".to_owned()
+}
+
+fn blocked_reason() -> String {
+    "disallowed by robots.txt".to_owned()
+}
+
+impl RenderedFixture {
+    fn outcome(&self) -> Result<RenderOutcome, String> {
+        match self.outcome.as_deref().unwrap_or("settled") {
+            "settled" => Ok(RenderOutcome::Settled),
+            "timed-out" => Ok(RenderOutcome::TimedOut),
+            "failed" => Ok(RenderOutcome::Failed {
+                reason: self.reason.clone(),
+            }),
+            other => Err(format!(
+                "rendered outcome `{other}`: expected settled, timed-out or failed"
+            )),
+        }
+    }
 }
 
 /// A 200 response whose body is built at load time: `head`, then `line` repeated `count` times
@@ -211,13 +276,60 @@ impl Fixture {
             .iter()
             .map(|(url, spec)| (url.as_str(), (spec, spec.body())))
             .collect();
-        run_offline(config, |request| {
+        let mut site = run_offline(config, |request| {
             match generated.get(request.url.as_str()) {
                 Some((spec, body)) => spec.respond(request, body),
                 None => fixture.site.respond(request),
             }
         })
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        for (url, rendered) in &fixture.rendered {
+            let page_url = url::Url::parse(url).map_err(|e| format!("rendered `{url}`: {e}"))?;
+            let canned = fixture
+                .site
+                .responses
+                .get(page_url.as_str())
+                .ok_or_else(|| format!("rendered `{url}`: no response for it"))?;
+            let headers: Vec<HeaderLine> = canned
+                .headers
+                .iter()
+                .map(|line| {
+                    let (name, value) = line.split_once(':').unwrap_or((line, ""));
+                    HeaderLine::new(name.trim(), value.trim())
+                })
+                .collect();
+            let blocked = rendered
+                .blocked
+                .iter()
+                .map(|b| {
+                    Ok(BlockedRequest {
+                        url: url::Url::parse(&b.url)
+                            .map_err(|e| format!("blocked `{}`: {e}", b.url))?,
+                        resource_type: b.resource_type.clone(),
+                        reason: b.reason.clone(),
+                    })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            let raw_body = canned.body_bytes();
+            let page = RenderedPage::from_capture(RenderCapture {
+                url: &page_url,
+                status: canned.status,
+                headers: &headers,
+                raw_body: &raw_body,
+                dom: &rendered.dom,
+                dom_truncated: false,
+                outcome: rendered.outcome()?,
+                text_length: rendered.text_length.unwrap_or(rendered.dom.len() as u64),
+                requests: u32::try_from(blocked.len()).unwrap_or(u32::MAX) + 1,
+                blocked,
+                requests_cut: false,
+                errors: rendered.errors.clone(),
+            });
+            if !site.set_rendered(&page_url, page) {
+                return Err(format!("rendered `{url}`: not a fetched page of the crawl"));
+            }
+        }
+        Ok(site)
     }
 }
 

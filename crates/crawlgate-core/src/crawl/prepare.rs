@@ -83,6 +83,7 @@ impl Preparer {
                             signals,
                             internal_outlinks: 0,
                             assets_found: 0,
+                            rendered: None,
                         }),
                     }
                 }

@@ -8,6 +8,7 @@
 
 mod environment;
 pub mod fetch;
+pub mod rendered;
 pub mod robots_file;
 mod sitemap_file;
 mod verdict;
@@ -16,6 +17,7 @@ pub use environment::{
     DEFAULT_NON_PRODUCTION_HOSTS, Environment, EnvironmentSettings, HostPattern,
 };
 pub use fetch::{FailureKind, Received};
+pub use rendered::{BlockedRequest, RenderCapture, RenderOutcome, RenderedPage};
 pub use robots_file::{RobotsEffect, RobotsFile, RobotsOverride};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
 pub use verdict::{UrlVerdict, VerdictCache, origin_of, path_and_query, robots_url_of};
@@ -176,6 +178,31 @@ impl Site {
         } else {
             self.resource_str(url.as_str())
         }
+    }
+
+    /// Attach what rendering `url` gave to its fetched page; false when the site has no fetched
+    /// page at `url`.
+    pub fn set_rendered(&mut self, url: &Url, rendered: RenderedPage) -> bool {
+        let hash = self.index_hasher.hash_one(url.as_str());
+        let Some(&at) = self
+            .index
+            .find(hash, |&i| self.resources[i].url.as_str() == url.as_str())
+        else {
+            return false;
+        };
+        match &mut self.resources[at].state {
+            ResourceState::Fetched(page) => {
+                page.rendered = Some(Box::new(rendered));
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Pages rendered in a browser, sorted by URL.
+    pub fn rendered(&self) -> impl Iterator<Item = (&Resource, &FetchedPage, &RenderedPage)> {
+        self.fetched()
+            .filter_map(|(resource, page)| Some((resource, page, page.rendered.as_deref()?)))
     }
 
     /// The resource whose URL serialises exactly as `url`.
@@ -424,6 +451,8 @@ pub struct FetchedPage {
     /// Number of assets the page references. `signals.assets` is emptied once the crawl has
     /// recorded them as references on the assets, like `links`.
     pub assets_found: u32,
+    /// What the page became in a browser, when the audit rendered it (`--render`).
+    pub rendered: Option<Box<RenderedPage>>,
 }
 
 impl FetchedPage {

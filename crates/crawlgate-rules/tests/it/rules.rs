@@ -182,6 +182,14 @@ rule_tests! {
         staging_artifact_on_production => StagingArtifactOnProduction,
         staging_exposed => StagingExposed,
     }
+    render {
+        noindex_removed => NoindexRemoved,
+        noindex_added => NoindexAdded,
+        canonical_changed => CanonicalChanged,
+        links_only_rendered => LinksOnlyRendered,
+        blocked_resource => BlockedResource,
+        failed => Failed,
+    }
 }
 
 /// The test of one rule: findings on `fires.toml` (each with evidence, snapshot-tested as
