@@ -14,6 +14,7 @@ mod crawl_cmd;
 mod diff_cmd;
 mod interrupt_cmd;
 mod oversized_cmd;
+mod render_cmd;
 mod resolve_cmd;
 mod robots_cmd;
 mod robots_diff_cmd;

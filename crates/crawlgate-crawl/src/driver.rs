@@ -9,6 +9,7 @@
 //! stop handle is pulled.
 
 use crate::client::Fetcher;
+use crate::render::{RenderPhase, RenderSettings};
 use crate::retry::{HostSignal, asks_again, signal_of};
 use crate::{HttpOptions, MAX_CRAWL_DELAY, Pace, Retry, StopHandle};
 use crawlgate_core::Site;
@@ -17,6 +18,7 @@ use crawlgate_core::crawl::{
 };
 use crawlgate_core::robots::product_token_of_header;
 use crawlgate_core::site::{FailureKind, HonouredCrawlDelay, HostBackoff, RobotsEffect, origin_of};
+use crawlgate_render::Renderer;
 use std::collections::{HashMap, VecDeque};
 use std::net::IpAddr;
 use std::time::Duration;
@@ -38,8 +40,20 @@ const WAITING_PER_SLOT: usize = 4;
 /// crawled without them; they become [`crate::Access::basic_auth`] when that is not set, sent
 /// to the crawl's scope like the rest of [`HttpOptions::access`].
 pub async fn crawl(
+    config: CrawlConfig,
+    http: &HttpOptions,
+    stop: &StopHandle,
+    on_event: &(dyn Fn(&CrawlEvent) + Send + Sync),
+) -> Result<Site, CrawlError> {
+    crawl_and_render(config, http, None, stop, on_event).await
+}
+
+/// [`crawl`], then (with a browser) the crawl's HTML pages rendered in it within the same total
+/// time ([`crate::RenderSettings`]; the results on each page's `rendered`).
+pub async fn crawl_and_render(
     mut config: CrawlConfig,
     http: &HttpOptions,
+    render: Option<(&Renderer, &RenderSettings)>,
     stop: &StopHandle,
     on_event: &(dyn Fn(&CrawlEvent) + Send + Sync),
 ) -> Result<Site, CrawlError> {
@@ -112,7 +126,25 @@ pub async fn crawl(
     forward(&mut driver.crawl, on_event);
     let backoffs = driver.pacing.backoffs();
     driver.crawl.backed_off(backoffs);
-    let site = driver.crawl.finish();
+    let scope = driver.crawl.site_scope().clone();
+    let fetcher = driver.fetcher.clone();
+    let mut site = driver.crawl.finish();
+    if let Some((renderer, settings)) = render
+        && !stop.is_stopped()
+        && deadline.is_none_or(|at| Instant::now() < at)
+    {
+        RenderPhase {
+            renderer,
+            settings,
+            http,
+            fetcher: &fetcher,
+            scope: &scope,
+            deadline,
+            stop,
+        }
+        .run(&mut site)
+        .await;
+    }
     on_event(&CrawlEvent::Done(site.stats.clone()));
     Ok(site)
 }

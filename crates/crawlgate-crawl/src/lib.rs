@@ -11,16 +11,19 @@
 mod client;
 mod driver;
 mod fetch_one;
+mod render;
 mod resolve;
 mod retry;
 mod roots;
 
 pub use client::{ClientError, Fetcher};
 pub use crawlgate_core::crawl::{CrawlConfig, CrawlError, CrawlEvent, Progress};
-pub use driver::crawl;
+pub use crawlgate_render::{RenderOptions, Renderer};
+pub use driver::{crawl, crawl_and_render};
 pub use fetch_one::{
     SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_robots, fetch_sitemaps,
 };
+pub use render::{LaunchError, RenderSettings, find_chromium, launch};
 pub use resolve::{ResolveError, parse_resolve, resolvable_host};
 pub use roots::check_root_certificates;
 
@@ -190,6 +193,23 @@ impl Access {
     /// Whether anything is set.
     pub fn is_empty(&self) -> bool {
         self.headers.is_empty() && self.cookie.is_none() && self.basic_auth.is_none()
+    }
+
+    /// The request header lines these settings add, values included: each header, `Cookie`,
+    /// and `Authorization: Basic …`. For a client other than crawlgate's own (the rendering
+    /// browser), which must send them to the site's scope only; they are secrets, never logged.
+    pub fn header_lines(&self) -> Vec<(String, String)> {
+        use base64::Engine as _;
+        let mut lines = self.headers.clone();
+        if let Some(cookie) = &self.cookie {
+            lines.push(("Cookie".to_owned(), cookie.clone()));
+        }
+        if let Some(auth) = &self.basic_auth {
+            let token = base64::engine::general_purpose::STANDARD
+                .encode(format!("{}:{}", auth.user, auth.password));
+            lines.push(("Authorization".to_owned(), format!("Basic {token}")));
+        }
+        lines
     }
 
     /// What is sent, without a secret: `basic auth, cookie, header X-Staging-Token`.

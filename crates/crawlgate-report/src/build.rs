@@ -1,15 +1,15 @@
 //! Building a [`Report`] from an audited site and its findings.
 
 use crate::model::{
-    NumberedLine, PageRecord, ProfileView, Report, ReportFinding, RobotsReport, RuleDoc,
-    SCHEMA_VERSION, SitemapReport, Summary, Target, Tool,
+    NumberedLine, PageRecord, PageSignals, ProfileView, RenderedRecord, Report, ReportFinding,
+    RobotsReport, RuleDoc, SCHEMA_VERSION, SitemapReport, Summary, Target, Tool,
 };
 use crawlgate_core::finding::Evidence;
-use crawlgate_core::signals::{Directives, RobotsRule};
+use crawlgate_core::signals::{Directives, RobotsRule, Signals};
 use crawlgate_core::site::robots_file::split_lines as robots_split_lines;
 use crawlgate_core::site::{
-    Indexability, NotIndexable, Resource, ResourceKind, ResourceState, RobotsFile, SitemapFile,
-    SitemapSource, SitemapState,
+    FetchedPage, Indexability, NotIndexable, RenderOutcome, Resource, ResourceKind, ResourceState,
+    RobotsFile, SitemapFile, SitemapSource, SitemapState,
 };
 use crawlgate_core::{Finding, RuleMeta, Severity, Site};
 use std::collections::{BTreeMap, BTreeSet};
@@ -423,7 +423,59 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
             .collect(),
         inbound_links: resource.inbound_links.followed,
         profiles,
+        rendered: page.and_then(|p| rendered_record(site, p)),
     }
+}
+
+/// Error text kept per rendered page in the report (the rules quote more).
+const FIRST_ERROR_CHARS: usize = 300;
+
+/// The rendered side of a page, when it was rendered.
+fn rendered_record(site: &Site, page: &FetchedPage) -> Option<RenderedRecord> {
+    let rendered = page.rendered.as_deref()?;
+    let (outcome, failure) = match &rendered.outcome {
+        RenderOutcome::Settled => ("settled", None),
+        RenderOutcome::TimedOut => ("timed-out", None),
+        RenderOutcome::Failed { reason } => ("failed", Some(reason.clone())),
+    };
+    let signals_of = |signals: &Signals, links: u32| PageSignals {
+        canonical: signals
+            .effective_canonicals()
+            .into_iter()
+            .find_map(|c| c.resolved.as_ref().map(ToString::to_string)),
+        robots: site
+            .profiles
+            .iter()
+            .map(|profile| {
+                let directives = signals.directives(profile, site.audit_time);
+                (profile.name.clone(), directive_words(&directives))
+            })
+            .collect(),
+        hreflang: u32::try_from(signals.hreflang.len()).unwrap_or(u32::MAX),
+        links: Some(links),
+    };
+    Some(RenderedRecord {
+        outcome: outcome.to_owned(),
+        failure,
+        raw: signals_of(&page.signals, rendered.raw_links),
+        rendered: signals_of(&rendered.signals, rendered.rendered_links),
+        links_added: rendered
+            .links_added
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        links_added_count: rendered.links_added_count,
+        text_length: rendered.text_length,
+        requests: rendered.requests,
+        requests_cut: rendered.requests_cut,
+        blocked: rendered.blocked.iter().map(|b| b.url.to_string()).collect(),
+        blocked_count: rendered.blocked_count,
+        errors: u32::try_from(rendered.errors.len()).unwrap_or(u32::MAX),
+        first_error: rendered
+            .errors
+            .first()
+            .map(|e| e.chars().take(FIRST_ERROR_CHARS).collect()),
+    })
 }
 
 /// Why a profile's search engine would not index `resource`, in words.

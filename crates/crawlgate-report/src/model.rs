@@ -318,6 +318,53 @@ pub struct PageRecord {
     pub inbound_links: u32,
     /// Per profile name.
     pub profiles: ProfileViews,
+    /// What the page became in headless Chromium (`--render`), beside its raw HTML.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rendered: Option<RenderedRecord>,
+}
+
+/// A rendered page: its signals before and after its scripts ran, and how rendering went.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenderedRecord {
+    /// `settled`, `timed-out` or `failed`.
+    pub outcome: String,
+    /// Why rendering failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+    /// The raw HTML's signals (as the crawl read them).
+    pub raw: PageSignals,
+    /// The rendered DOM's signals.
+    pub rendered: PageSignals,
+    /// Link targets only in the rendered DOM: the first few, and how many.
+    pub links_added: Vec<String>,
+    pub links_added_count: u32,
+    /// Length of the rendered body's text.
+    pub text_length: u64,
+    /// Requests the page made while rendering, and whether the per-page bound cut them.
+    pub requests: u32,
+    pub requests_cut: bool,
+    /// Requests robots.txt kept from the page: the first few URLs, and how many.
+    pub blocked: Vec<String>,
+    pub blocked_count: u32,
+    /// Script errors (uncaught exceptions, `console.error`), and the first one.
+    pub errors: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_error: Option<String>,
+}
+
+/// The signals of one version of a page that rendering can change.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageSignals {
+    /// The first effective canonical's target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical: Option<String>,
+    /// Effective robots rules per audited profile, as words (`noindex`, `nofollow`, …).
+    pub robots: BTreeMap<String, Vec<String>>,
+    /// hreflang alternates declared.
+    pub hreflang: u32,
+    /// Distinct `<a href>` links (raw: as the crawl counted them before recording them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub links: Option<u32>,
 }
 
 /// Each profile's view of a URL, by profile name, sorted by name; written as a JSON object.

@@ -5,7 +5,7 @@ use crawlgate_core::crawl::{Bounds, CrawlConfig, CrawlError, CrawlEvent, CrawlMo
 use crawlgate_core::rule::{Declared, Findings, Rule};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::{Finding, RuleMeta, Site};
-use crawlgate_crawl::{HttpOptions, StopHandle};
+use crawlgate_crawl::{HttpOptions, RenderSettings, StopHandle};
 use crawlgate_report::{BuildOptions, Report};
 use jiff::Timestamp;
 use std::net::SocketAddr;
@@ -45,6 +45,8 @@ pub struct Auditor {
     stop: StopHandle,
     audit_time: Option<Timestamp>,
     generated_at: bool,
+    /// Render the crawl's pages in headless Chromium (`--render`).
+    render: Option<RenderSettings>,
 }
 
 impl std::fmt::Debug for Auditor {
@@ -73,6 +75,7 @@ impl Auditor {
                 stop: StopHandle::new(),
                 audit_time: None,
                 generated_at: false,
+                render: None,
             },
             ca_certs: Vec::new(),
             resolve: Vec::new(),
@@ -98,7 +101,21 @@ impl Auditor {
                 on_event(event);
             }
         };
-        let site = crawlgate_crawl::crawl(config, &self.http, &self.stop, &callback).await?;
+        // The browser starts before the crawl: a missing Chromium fails the audit in a second,
+        // not after the crawl.
+        let renderer = match &self.render {
+            Some(settings) => Some(
+                crawlgate_crawl::launch(settings, &self.http)
+                    .await
+                    .map_err(|error| CrawlError::Render(error.to_string()))?,
+            ),
+            None => None,
+        };
+        let render = renderer.as_ref().zip(self.render.as_ref());
+        let site =
+            crawlgate_crawl::crawl_and_render(config, &self.http, render, &self.stop, &callback)
+                .await?;
+        drop(renderer);
         let report = self.check(&site);
         Ok(Audit { site, report })
     }
@@ -357,6 +374,14 @@ impl AuditorBuilder {
     /// Stamp the report with the time it was generated (default off: reports are deterministic).
     pub fn timestamp_report(mut self, on: bool) -> Self {
         self.auditor.generated_at = on;
+        self
+    }
+
+    /// Render the crawl's pages in headless Chromium once the crawl is done (`--render`), within
+    /// `settings`' bounds and the crawl's total time; the `render/` rules compare both versions.
+    /// The audit fails to start when the browser cannot (Debian's `chromium` package).
+    pub fn render(mut self, settings: RenderSettings) -> Self {
+        self.auditor.render = Some(settings);
         self
     }
 

@@ -326,6 +326,14 @@ pub struct ConfigFile {
     pub report_dirs: Option<Vec<String>>,
     /// Stamp the reports with the time of the audit (`--timestamp`).
     pub timestamp: Option<bool>,
+    /// Render the crawl's pages in headless Chromium (`--render`).
+    pub render: Option<bool>,
+    /// Pages rendered at most (`--render-pages`).
+    pub render_pages: Option<u64>,
+    /// Seconds a page gets to render (`--render-timeout`).
+    pub render_timeout: Option<f64>,
+    /// Pages rendered at once (`--render-concurrency`).
+    pub render_concurrency: Option<usize>,
     /// No progress display (`--quiet`).
     pub quiet: Option<bool>,
     /// An earlier audit to compare with (`--baseline`), relative to the config file's folder.

@@ -2,7 +2,9 @@
 
 use crate::commands::atomic::{self, write_atomically};
 use crate::commands::audit_config::{Filled, apply_config, load_config};
-use crate::commands::crawl_args::{CrawlArgs, Start, profile_named};
+use crate::commands::crawl_args::{
+    CrawlArgs, Start, parse_concurrency, parse_seconds, profile_named,
+};
 use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
 use crate::commands::{live, net};
 use crate::demo::Demo;
@@ -15,10 +17,10 @@ use crawlgate::report::{
     baseline_json, write_reports,
 };
 use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
-use crawlgate::{Audit, Auditor, FailOn};
+use crawlgate::{Audit, Auditor, FailOn, RenderSettings};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Formats written when none is asked for.
 const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
@@ -92,6 +94,25 @@ pub(crate) struct AuditArgs {
     /// Repeatable; then `--format <its name>`.
     #[arg(help_heading = "Reports", long = "report-dir", value_name = "DIR")]
     pub(crate) report_dirs: Vec<PathBuf>,
+
+    /// Also load the crawl's HTML pages in headless Chromium (Debian's `chromium` package) once
+    /// the crawl is done, and compare what their scripts leave with the raw HTML (the `render/`
+    /// rules). Requests robots.txt disallows for the first audited profile are not served to
+    /// the pages, as Googlebot's renderer would not fetch them.
+    #[arg(help_heading = "Rendering", long)]
+    pub(crate) render: bool,
+
+    /// Pages rendered at most, the shallowest first.
+    #[arg(help_heading = "Rendering", long, value_name = "N", default_value_t = RenderSettings::default().max_pages, requires = "render")]
+    pub(crate) render_pages: u64,
+
+    /// Seconds a page gets to render (it ends earlier once its network is idle).
+    #[arg(help_heading = "Rendering", long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "render")]
+    pub(crate) render_timeout: Duration,
+
+    /// Pages rendered at once (each takes a browser process and a core while its scripts run).
+    #[arg(help_heading = "Rendering", long, value_name = "N", default_value_t = RenderSettings::default().options.concurrency, value_parser = parse_concurrency, requires = "render")]
+    pub(crate) render_concurrency: usize,
 
     /// Stamp the reports with the time of the audit (off by default: reports are deterministic).
     #[arg(help_heading = "Reports", long)]
@@ -236,6 +257,17 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     }
     for (host, addr) in demo.iter().flat_map(Demo::resolve) {
         builder = builder.resolve(host, addr);
+    }
+    if args.render {
+        // Fail now, not after the crawl, when there is no browser to render with.
+        crawlgate::find_chromium(None)?;
+        let mut settings = RenderSettings {
+            max_pages: args.render_pages,
+            ..RenderSettings::default()
+        };
+        settings.options.page_budget = args.render_timeout;
+        settings.options.concurrency = args.render_concurrency;
+        builder = builder.render(settings);
     }
     let auditor = builder.build()?;
     let baseline = load_baseline(&args)?;

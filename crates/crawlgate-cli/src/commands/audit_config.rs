@@ -268,6 +268,19 @@ fn apply_report_config(
     if let Some(on) = filled.take("timestamp", file.timestamp) {
         args.timestamp = on;
     }
+    if let Some(on) = filled.take("render", file.render) {
+        args.render = on;
+    }
+    if let Some(n) = filled.take("render_pages", file.render_pages) {
+        args.render_pages = n;
+    }
+    if let Some(seconds) = filled.take("render_timeout", file.render_timeout) {
+        args.render_timeout = checked_seconds(seconds).map_err(config_error("render_timeout"))?;
+    }
+    if let Some(n) = filled.take("render_concurrency", file.render_concurrency) {
+        args.render_concurrency =
+            checked_concurrency(n).map_err(config_error("render_concurrency"))?;
+    }
     if let Some(on) = filled.take("quiet", file.quiet) {
         args.quiet = on;
     }

@@ -377,7 +377,7 @@ fn max_discovered_error(shown: &str) -> String {
 }
 
 /// Requests in flight at once: 1 to 1,024.
-fn parse_concurrency(text: &str) -> Result<usize, String> {
+pub(crate) fn parse_concurrency(text: &str) -> Result<usize, String> {
     text.trim()
         .parse::<usize>()
         .ok()

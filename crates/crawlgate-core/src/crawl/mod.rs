@@ -70,6 +70,9 @@ pub enum CrawlError {
     /// The network driver could not set up its HTTP client (TLS configuration).
     #[error("the HTTP client could not be set up: {0}")]
     HttpClient(String),
+    /// Rendering was asked for and the browser could not start.
+    #[error("cannot render pages: {0}")]
+    Render(String),
 }
 
 /// Sitemaps fetched at once: each holds its body (up to the sitemap byte bound) and its parsed

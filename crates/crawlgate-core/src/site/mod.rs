@@ -193,6 +193,7 @@ impl Site {
         match &mut self.resources[at].state {
             ResourceState::Fetched(page) => {
                 page.rendered = Some(Box::new(rendered));
+                self.stats.pages_rendered += 1;
                 true
             }
             _ => false,
@@ -626,6 +627,9 @@ pub struct CrawlStats {
     pub interrupted: bool,
     /// In-scope URLs seen in links after the discovery bound, not recorded.
     pub urls_not_recorded: u64,
+    /// Pages rendered in a browser (`--render`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pages_rendered: u64,
     /// Sitemap URLs named after twice the sitemap read bound, not recorded (the first
     /// [`crate::crawl::Bounds::max_sitemaps`] past it are recorded unread).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -704,12 +708,15 @@ pub enum Bound {
     SitemapEntryBytes(u64),
     /// Total time, in seconds.
     TotalTime(u64),
+    /// Pages rendered in a browser (`--render`).
+    MaxRendered(u64),
 }
 
 impl std::fmt::Display for Bound {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Bound::MaxPages(n) => write!(f, "page bound ({n} pages)"),
+            Bound::MaxRendered(n) => write!(f, "render bound ({n} pages rendered)"),
             Bound::MaxDepth(n) => write!(f, "depth bound ({n} clicks)"),
             Bound::MaxAssets(n) => write!(f, "asset bound ({n} assets)"),
             Bound::MaxDiscovered(n) => write!(f, "discovery bound ({n} known URLs)"),

@@ -78,9 +78,10 @@ impl Rule for BlockedResource {
             let mut occurrence = Occurrence::new(
                 url.as_str(),
                 format!(
-                    "robots.txt disallows this {} that {} requested while rendering: Google renders them without it",
+                    "robots.txt disallows this {} that {} requested while rendering: Google renders {} without it",
                     kind_words(resource_type),
-                    count(pages.len(), "page", "pages")
+                    count(pages.len(), "page", "pages"),
+                    if pages.len() == 1 { "that page" } else { "those pages" }
                 ),
             )
             .evidence(Evidence::Note {
