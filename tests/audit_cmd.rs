@@ -42,6 +42,36 @@ const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
          KB (fixtures/rules/http/page-read-in-part reads 8,000 bytes of longer pages)",
     ),
     (
+        "render/blocked-resource",
+        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
+         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
+    ),
+    (
+        "render/canonical-changed",
+        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
+         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
+    ),
+    (
+        "render/failed",
+        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
+         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
+    ),
+    (
+        "render/links-only-rendered",
+        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
+         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
+    ),
+    (
+        "render/noindex-added",
+        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
+         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
+    ),
+    (
+        "render/noindex-removed",
+        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
+         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
+    ),
+    (
         "robots/expected-blocked-allowed",
         "needs --expect-blocked; the demo audits Googlebot and Bingbot, which it means to let in \
          (tests/audit_intent_cmd.rs covers it)",
@@ -232,7 +262,16 @@ fn two_demo_runs_write_identical_reports() {
         let [first, second] = dirs
             .each_ref()
             .map(|dir| std::fs::read(dir.join(name)).unwrap());
-        assert!(first == second, "{name} differs between two runs");
+        if first != second {
+            let (first, second) = (text(&first), text(&second));
+            let differ = first
+                .lines()
+                .zip(second.lines())
+                .enumerate()
+                .find(|(_, (a, b))| a != b)
+                .map(|(n, (a, b))| format!("line {}:\n  {a}\n  {b}", n + 1));
+            panic!("{name} differs between two runs, first at {differ:?}");
+        }
     }
     for dir in dirs {
         let _ = std::fs::remove_dir_all(dir);

@@ -79,8 +79,7 @@ pub(crate) struct RenderPhase<'a> {
 impl RenderPhase<'_> {
     /// Render the site's pages, shallowest first, within the bounds, and attach the results.
     pub(crate) async fn run(&self, site: &mut Site) {
-        let Some(profile_index) = (0..site.profiles.len()).find(|&i| !site.expects_blocked(i))
-        else {
+        let Some(profile_index) = site.render_profile() else {
             return;
         };
         let pages = self.pages_to_render(site, profile_index);

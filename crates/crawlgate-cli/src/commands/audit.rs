@@ -95,24 +95,8 @@ pub(crate) struct AuditArgs {
     #[arg(help_heading = "Reports", long = "report-dir", value_name = "DIR")]
     pub(crate) report_dirs: Vec<PathBuf>,
 
-    /// Also load the crawl's HTML pages in headless Chromium (Debian's `chromium` package) once
-    /// the crawl is done, and compare what their scripts leave with the raw HTML (the `render/`
-    /// rules). Requests robots.txt disallows for the first audited profile are not served to
-    /// the pages, as Googlebot's renderer would not fetch them.
-    #[arg(help_heading = "Rendering", long)]
-    pub(crate) render: bool,
-
-    /// Pages rendered at most, the shallowest first.
-    #[arg(help_heading = "Rendering", long, value_name = "N", default_value_t = RenderSettings::default().max_pages, requires = "render")]
-    pub(crate) render_pages: u64,
-
-    /// Seconds a page gets to render (it ends earlier once its network is idle).
-    #[arg(help_heading = "Rendering", long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "render")]
-    pub(crate) render_timeout: Duration,
-
-    /// Pages rendered at once (each takes a browser process and a core while its scripts run).
-    #[arg(help_heading = "Rendering", long, value_name = "N", default_value_t = RenderSettings::default().options.concurrency, value_parser = parse_concurrency, requires = "render")]
-    pub(crate) render_concurrency: usize,
+    #[command(flatten)]
+    pub(crate) render: RenderArgs,
 
     /// Stamp the reports with the time of the audit (off by default: reports are deterministic).
     #[arg(help_heading = "Reports", long)]
@@ -184,6 +168,47 @@ pub(crate) struct AuditArgs {
     /// pages it may still crawl are the finding (robots/expected-blocked-allowed). Repeatable.
     #[arg(help_heading = "Crawl", long = "expect-blocked", value_name = "NAME")]
     pub(crate) expect_blocked: Vec<String>,
+}
+
+/// `--render` and its bounds.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RenderArgs {
+    /// Also load the crawl's HTML pages in headless Chromium (Debian's `chromium` package) once
+    /// the crawl is done, and compare what their scripts leave with the raw HTML (the `render/`
+    /// rules). Requests robots.txt disallows for the first audited profile are not served to
+    /// the pages, as Googlebot's renderer would not fetch them.
+    #[arg(help_heading = "Rendering", long)]
+    pub(crate) render: bool,
+
+    /// Pages rendered at most, the shallowest first.
+    #[arg(help_heading = "Rendering", long, value_name = "N", default_value_t = RenderSettings::default().max_pages, requires = "render")]
+    pub(crate) render_pages: u64,
+
+    /// Seconds a page gets to render (it ends earlier once its network is idle).
+    #[arg(help_heading = "Rendering", long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds, requires = "render")]
+    pub(crate) render_timeout: Duration,
+
+    /// Pages rendered at once (each takes a browser process and a core while its scripts run).
+    #[arg(help_heading = "Rendering", long, value_name = "N", default_value_t = RenderSettings::default().options.concurrency, value_parser = parse_concurrency, requires = "render")]
+    pub(crate) render_concurrency: usize,
+}
+
+impl RenderArgs {
+    /// The render settings asked for, after checking that a browser is here (so that a missing
+    /// one fails before the crawl); `None` without `--render`.
+    fn settings(&self) -> Result<Option<RenderSettings>> {
+        if !self.render {
+            return Ok(None);
+        }
+        crawlgate::find_chromium(None)?;
+        let mut settings = RenderSettings {
+            max_pages: self.render_pages,
+            ..RenderSettings::default()
+        };
+        settings.options.page_budget = self.render_timeout;
+        settings.options.concurrency = self.render_concurrency;
+        Ok(Some(settings))
+    }
 }
 
 pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Result<ExitCode> {
@@ -258,15 +283,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     for (host, addr) in demo.iter().flat_map(Demo::resolve) {
         builder = builder.resolve(host, addr);
     }
-    if args.render {
-        // Fail now, not after the crawl, when there is no browser to render with.
-        crawlgate::find_chromium(None)?;
-        let mut settings = RenderSettings {
-            max_pages: args.render_pages,
-            ..RenderSettings::default()
-        };
-        settings.options.page_budget = args.render_timeout;
-        settings.options.concurrency = args.render_concurrency;
+    if let Some(settings) = args.render.settings()? {
         builder = builder.render(settings);
     }
     let auditor = builder.build()?;

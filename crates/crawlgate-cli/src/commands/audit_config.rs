@@ -269,16 +269,17 @@ fn apply_report_config(
         args.timestamp = on;
     }
     if let Some(on) = filled.take("render", file.render) {
-        args.render = on;
+        args.render.render = on;
     }
     if let Some(n) = filled.take("render_pages", file.render_pages) {
-        args.render_pages = n;
+        args.render.render_pages = n;
     }
     if let Some(seconds) = filled.take("render_timeout", file.render_timeout) {
-        args.render_timeout = checked_seconds(seconds).map_err(config_error("render_timeout"))?;
+        args.render.render_timeout =
+            checked_seconds(seconds).map_err(config_error("render_timeout"))?;
     }
     if let Some(n) = filled.take("render_concurrency", file.render_concurrency) {
-        args.render_concurrency =
+        args.render.render_concurrency =
             checked_concurrency(n).map_err(config_error("render_concurrency"))?;
     }
     if let Some(on) = filled.take("quiet", file.quiet) {

@@ -200,6 +200,12 @@ impl Site {
         }
     }
 
+    /// The position of the profile pages are rendered as (`--render`): the first audited one
+    /// that robots.txt is meant to let in.
+    pub fn render_profile(&self) -> Option<usize> {
+        (0..self.profiles.len()).find(|&index| !self.expects_blocked(index))
+    }
+
     /// Pages rendered in a browser, sorted by URL.
     pub fn rendered(&self) -> impl Iterator<Item = (&Resource, &FetchedPage, &RenderedPage)> {
         self.fetched()

@@ -65,7 +65,10 @@ impl Rule for BlockedResource {
                 }
             }
         }
-        let profile = site.profiles.first().map(|p| p.name.as_str());
+        let Some(profile) = site.render_profile().and_then(|i| site.profiles.get(i)) else {
+            return;
+        };
+        let crawler = profile.display_name();
         for (
             url,
             Blocked {
@@ -75,21 +78,28 @@ impl Rule for BlockedResource {
             },
         ) in blocked
         {
+            let them = if pages.len() == 1 {
+                "that page"
+            } else {
+                "those pages"
+            };
+            let consequence = if profile.is_google() {
+                format!("Google renders {them} without it")
+            } else {
+                format!("{them} rendered without it, as {crawler} would render them")
+            };
             let mut occurrence = Occurrence::new(
                 url.as_str(),
                 format!(
-                    "robots.txt disallows this {} that {} requested while rendering: Google renders {} without it",
+                    "robots.txt disallows this {} for {crawler}, and {} requested it while rendering: {consequence}",
                     kind_words(resource_type),
                     count(pages.len(), "page", "pages"),
-                    if pages.len() == 1 { "that page" } else { "those pages" }
                 ),
             )
+            .profile(&profile.name)
             .evidence(Evidence::Note {
                 text: format!("{resource_type} request refused to the page: {reason}"),
             });
-            if let Some(profile) = profile {
-                occurrence = occurrence.profile(profile);
-            }
             for (page, text_length) in pages.iter().take(PAGES_QUOTED) {
                 occurrence = occurrence.evidence(side(
                     RENDERED,

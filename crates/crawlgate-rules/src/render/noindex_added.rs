@@ -59,8 +59,13 @@ impl Rule for NoindexAdded {
                     Occurrence::new(
                         resource.url.as_str(),
                         format!(
-                            "rendering adds a noindex for {} that the raw HTML does not have: Google reads the rendered page and leaves it out of the index",
-                            profile.display_name()
+                            "rendering adds a noindex for {} that the raw HTML does not have: {}",
+                            profile.display_name(),
+                            if profile.is_google() {
+                                "Google reads the rendered page and leaves it out of the index"
+                            } else {
+                                "a crawler that renders the page leaves it out, one that does not keeps it: the page is indexed or not by chance"
+                            }
                         ),
                     )
                     .profile(&profile.name)

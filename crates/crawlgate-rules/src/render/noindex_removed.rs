@@ -54,8 +54,13 @@ impl Rule for NoindexRemoved {
                     Occurrence::new(
                         resource.url.as_str(),
                         format!(
-                            "the raw HTML is noindex for {} and rendering removes it: Google skips rendering a page whose HTML says noindex, so the page stays out of the index",
-                            profile.display_name()
+                            "the raw HTML is noindex for {} and rendering removes it: {}",
+                            profile.display_name(),
+                            if profile.is_google() {
+                                "Google skips rendering a page whose HTML says noindex, so the page stays out of the index"
+                            } else {
+                                "a crawler obeys the noindex it reads in the HTML, and one that does not render never sees it removed"
+                            }
                         ),
                     )
                     .profile(&profile.name)
