@@ -121,6 +121,13 @@ fn every_render_rule_fires_on_its_page_and_the_report_shows_both_versions() {
     );
     let app = &page(&report, "/app.html")["rendered"];
     assert_eq!(app["blocked_count"], 1);
+    assert_eq!(
+        (
+            app["raw"]["title"].as_str(),
+            app["rendered"]["title"].as_str()
+        ),
+        (Some("App"), Some("Catalogue"))
+    );
     assert!(
         app["text_length"].as_u64().unwrap() > 0,
         "the app rendered its shell"

@@ -439,6 +439,7 @@ fn rendered_record(site: &Site, page: &FetchedPage) -> Option<RenderedRecord> {
         RenderOutcome::Failed { reason } => ("failed", Some(reason.clone())),
     };
     let signals_of = |signals: &Signals, links: u32| PageSignals {
+        title: signals.title.clone(),
         canonical: signals
             .effective_canonicals()
             .into_iter()

@@ -355,6 +355,9 @@ pub struct RenderedRecord {
 /// The signals of one version of a page that rendering can change.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PageSignals {
+    /// The document's title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The first effective canonical's target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canonical: Option<String>,

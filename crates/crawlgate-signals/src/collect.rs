@@ -180,6 +180,27 @@ impl<'s, 't> Collector<'s, 't> {
     }
 
     /// Records what one element says.
+    /// The first `<title>`'s text, from its text parts: whitespace collapsed, bounded.
+    pub(crate) fn title<'a>(&mut self, parts: impl Iterator<Item = &'a str>) {
+        if self.signals.title.is_some() {
+            return;
+        }
+        let mut title = String::new();
+        let mut kept = 0;
+        for word in parts.flat_map(str::split_ascii_whitespace) {
+            if kept >= crate::limits::MAX_TITLE_CHARS {
+                break;
+            }
+            if !title.is_empty() {
+                title.push(' ');
+            }
+            let room = crate::limits::MAX_TITLE_CHARS - kept;
+            title.extend(word.chars().take(room));
+            kept += word.chars().count().min(room) + 1;
+        }
+        self.signals.title = Some(title);
+    }
+
     pub(crate) fn element(&mut self, place: &Placement<'t>, element: &impl TagAttributes) {
         let line = place.line;
         match place.kind {

@@ -44,7 +44,12 @@ pub(crate) struct Parsed {
     pub declared_encoding: Option<String>,
     /// The tree reached [`MAX_TREE_ELEMENTS`]: the rest of the document was not read.
     pub cut: bool,
+    /// The text of the first HTML `<title>` the tree builder created, as written (bounded).
+    pub title: Option<String>,
 }
+
+/// Bytes of `<title>` text kept from the tree builder (the signal keeps fewer characters).
+const MAX_TITLE_TEXT_BYTES: usize = 8 * 1024;
 
 /// Elements the tree builder may create for one page. A real page has a few thousand; each costs
 /// hundreds of bytes in the DOM (more for a `<template>`, which brings a document fragment), so
@@ -57,6 +62,8 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
         line: Cell::new(1),
         lines: RefCell::new(Vec::new()),
         body_started: Cell::new(false),
+        title: Cell::new(None),
+        title_text: RefCell::new(String::new()),
     };
     let watcher = HeadWatcher {
         builder: TreeBuilder::new(sink, TreeBuilderOpts::default()),
@@ -110,7 +117,9 @@ pub(crate) fn parse(text: &str, extent: Extent) -> Parsed {
     let cut = watcher.cut.get();
     let head_break = watcher.state.into_inner().head_break;
     let sink = watcher.builder.sink;
+    let title = sink.title.get().map(|_| sink.title_text.into_inner());
     Parsed {
+        title,
         lines: sink.lines.into_inner(),
         html: sink.inner.finish(),
         head_break,
@@ -141,13 +150,32 @@ fn feed(
     }
 }
 
-/// scraper's tree sink, plus element lines; text nodes and parse errors are dropped.
+/// scraper's tree sink, plus element lines; text nodes and parse errors are dropped, but for the
+/// first `<title>`'s text, kept aside.
 struct LineSink {
     inner: HtmlTreeSink,
     line: Cell<u32>,
     lines: RefCell<Vec<(NodeId, u32)>>,
     /// The tree builder has created `<body>` (explicitly or not): nothing enters `<head>` now.
     body_started: Cell<bool>,
+    /// The first HTML `<title>` outside templates that text was appended to, and its text.
+    title: Cell<Option<NodeId>>,
+    title_text: RefCell<String>,
+}
+
+impl LineSink {
+    /// Whether `node` is an HTML `<title>` outside any template's contents (a template's is
+    /// inert: no document title).
+    fn is_document_title(&self, node: NodeId) -> bool {
+        let html = self.inner.0.borrow();
+        html.tree.get(node).is_some_and(|node| {
+            node.value().as_element().is_some_and(|element| {
+                element.name.ns == ns!(html) && element.name.local == local_name!("title")
+            }) && !node
+                .ancestors()
+                .any(|ancestor| matches!(ancestor.value(), scraper::Node::Fragment))
+        })
+    }
 }
 
 impl TreeSink for LineSink {
@@ -194,8 +222,19 @@ impl TreeSink for LineSink {
     }
 
     fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
-        if let NodeOrText::AppendNode(_) = child {
-            self.inner.append(parent, child);
+        match child {
+            NodeOrText::AppendNode(_) => self.inner.append(parent, child),
+            NodeOrText::AppendText(text) => {
+                if self.title.get().is_none() && self.is_document_title(*parent) {
+                    self.title.set(Some(*parent));
+                }
+                if self.title.get() == Some(*parent) {
+                    let mut title = self.title_text.borrow_mut();
+                    if title.len() + text.len() <= MAX_TITLE_TEXT_BYTES {
+                        title.push_str(&text);
+                    }
+                }
+            }
         }
     }
 

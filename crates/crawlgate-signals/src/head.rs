@@ -23,6 +23,8 @@ pub(crate) struct PlainHead<'t> {
     pub body_at: usize,
     /// The `charset` of the first `<meta charset>` in `<head>` (what html5ever reports).
     pub declared_encoding: Option<String>,
+    /// The first `<title>`'s text, as written (character references not yet decoded).
+    pub title: Option<&'t str>,
 }
 
 /// The head elements whose content is text up to their end tag.
@@ -49,6 +51,7 @@ pub(crate) fn plain_head(text: &str) -> Option<PlainHead<'_>> {
     let mut seen_html = false;
     let mut tags = Vec::new();
     let mut declared_encoding = None;
+    let mut title: Option<&str> = None;
     // After a raw text element (`<script>`, `<style>`, `<title>`), the only token possible next
     // is its end tag.
     let mut awaited_end_tag: Option<&'static str> = None;
@@ -92,6 +95,7 @@ pub(crate) fn plain_head(text: &str) -> Option<PlainHead<'_>> {
                             tags,
                             body_at: position,
                             declared_encoding,
+                            title,
                         });
                     }
                     (Stage::Before, "html") if !seen_html => seen_html = true,
@@ -103,11 +107,15 @@ pub(crate) fn plain_head(text: &str) -> Option<PlainHead<'_>> {
                     (Stage::Before | Stage::Inside, "script" | "style" | "title") => {
                         stage = Stage::Inside;
                         let element = RAW_TEXT_IN_HEAD.into_iter().find(|raw| *raw == name)?;
+                        let content = position;
                         position = if element == "script" {
                             scanner.script_end(position)
                         } else {
                             scanner.raw_text_end(position, element)
                         };
+                        if element == "title" && title.is_none() {
+                            title = text.get(content..position);
+                        }
                         awaited_end_tag = Some(element);
                     }
                     _ => return None,

@@ -8,6 +8,7 @@
 use super::attribute_cap::cap_attributes;
 use super::collect::{Collector, Evidence, Extracted, Placement, resolve_all};
 use super::dom::{Extent, Parsed, parse};
+use super::entities::decode_attribute;
 use super::head::plain_head;
 use super::scan::{ScannedTag, Scanner};
 use super::types::Signals;
@@ -60,6 +61,10 @@ pub(crate) fn extract_html_with(
                     for tag in &body {
                         collect_scanned(&mut collector, text, tag, false);
                     }
+                    if let Some(title) = head.title {
+                        // RCDATA: character references decode as in an attribute value.
+                        collector.title(std::iter::once(&*decode_attribute(title)));
+                    }
                     head.declared_encoding
                 }
                 None => read_with_html5ever(text, signals, Extent::Whole),
@@ -96,6 +101,9 @@ fn read_with_html5ever(text: &str, signals: &mut Signals, extent: Extent) -> Opt
     signals.head_break.clone_from(&parsed.head_break);
     let mut collector = Collector::new(text, signals);
     walk_dom(&parsed, &mut collector);
+    if let Some(title) = &parsed.title {
+        collector.title(std::iter::once(title.as_str()));
+    }
     for tag in &body {
         collect_scanned(&mut collector, text, tag, false);
     }

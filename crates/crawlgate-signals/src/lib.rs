@@ -84,6 +84,8 @@ pub struct PageInput<'a> {
 /// Caps on what one page may contribute, so a hostile page cannot exhaust memory. Past a cap the
 /// rest is dropped and [`Signals::truncated`] is set.
 pub mod limits {
+    /// Characters of a page's `<title>` kept.
+    pub const MAX_TITLE_CHARS: usize = 1_024;
     /// Distinct `<a href>` links kept per page.
     pub const MAX_LINKS: usize = 20_000;
     /// Assets (stylesheets, scripts, images, icons) kept per page.

@@ -28,6 +28,10 @@ pub struct Signals {
     pub links: Vec<PageLink>,
     /// Stylesheets, scripts, images and icons the page references, document order.
     pub assets: Vec<Asset>,
+    /// The document's title: the text of the first HTML `<title>` (outside templates),
+    /// whitespace collapsed, at most [`limits::MAX_TITLE_CHARS`](super::limits::MAX_TITLE_CHARS) characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// The first `<base href>`, as written.
     pub base_href: Option<String>,
     /// The first `<meta http-equiv=refresh>`.

@@ -137,7 +137,7 @@ impl Auditor {
             .rules
             .iter()
             .map(|rule| rule.meta())
-            .filter(|meta| self.rule_config.is_enabled(meta.id))
+            .filter(|meta| self.runs(meta, site))
             .collect();
         let options = BuildOptions {
             tool_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -153,13 +153,23 @@ impl Auditor {
         report
     }
 
+    /// Whether the rule runs on `site`: enabled, and for a rule that compares rendered pages,
+    /// only when pages were rendered (otherwise it checked nothing, and the reports, JUnit's
+    /// passing tests included, must not say it did).
+    fn runs(&self, meta: &RuleMeta, site: &Site) -> bool {
+        self.rule_config.is_enabled(meta.id)
+            && (!crawlgate_rules::render::needs_rendering(meta.id)
+                || self.render.is_some()
+                || site.stats.pages_rendered > 0)
+    }
+
     fn findings(&self, site: &Site) -> RuleOutcome {
         let mut kept = Vec::new();
         let mut suppressed = 0;
         let mut omitted_by_rule = std::collections::BTreeMap::new();
         for rule in &self.rules {
             let meta = rule.meta();
-            if !self.rule_config.is_enabled(meta.id) {
+            if !self.runs(meta, site) {
                 continue;
             }
             let mut found = Vec::new();

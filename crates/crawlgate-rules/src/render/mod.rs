@@ -17,6 +17,12 @@ pub use noindex_added::NoindexAdded;
 pub use noindex_removed::NoindexRemoved;
 
 use crawlgate_core::Evidence;
+
+/// Whether the rule `id` compares rendered pages: it checks something only in an audit that
+/// rendered them (`--render`), and is not counted as checked in one that did not.
+pub fn needs_rendering(id: &str) -> bool {
+    id.starts_with("render/")
+}
 use crawlgate_core::signals::{Directive, DirectiveSource};
 use url::Url;
 

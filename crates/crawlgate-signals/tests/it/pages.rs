@@ -634,3 +634,39 @@ fn a_tag_flooded_with_attributes_is_read_to_the_cap_in_linear_time() {
         assert_eq!(signals.canonicals[0].href, "/canonical", "{head_extra}");
     }
 }
+
+#[test]
+fn the_title_is_the_first_titles_text_with_whitespace_collapsed_and_bounded() {
+    let read = |html: &str| {
+        extract(&PageInput {
+            url: &Url::parse(PAGE_URL).unwrap(),
+            status: 200,
+            headers: &[HeaderLine::new("Content-Type", "text/html")],
+            body: html.as_bytes(),
+        })
+        .title
+    };
+    assert_eq!(
+        read(
+            "<html><head><title>\n  Red   shoes\t| Shop </title><title>Second</title></head></html>"
+        )
+        .as_deref(),
+        Some("Red shoes | Shop")
+    );
+    assert_eq!(read("<title>A &amp; B</title>").as_deref(), Some("A & B"));
+    // Inside a template or an SVG it is no document title.
+    assert_eq!(
+        read(
+            "<head><template><title>T</title></template></head><body><svg><title>S</title></svg></body>"
+        ),
+        None
+    );
+    assert_eq!(read("<head></head><body>no title</body>"), None);
+    let long = format!("<title>{}</title>", "word ".repeat(1_000));
+    let title = read(&long).unwrap();
+    assert!(
+        title.chars().count() <= crawlgate_signals::limits::MAX_TITLE_CHARS,
+        "{}",
+        title.len()
+    );
+}
