@@ -42,36 +42,6 @@ const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
          KB (fixtures/rules/http/page-read-in-part reads 8,000 bytes of longer pages)",
     ),
     (
-        "render/blocked-resource",
-        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
-         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
-    ),
-    (
-        "render/canonical-changed",
-        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
-         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
-    ),
-    (
-        "render/failed",
-        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
-         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
-    ),
-    (
-        "render/links-only-rendered",
-        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
-         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
-    ),
-    (
-        "render/noindex-added",
-        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
-         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
-    ),
-    (
-        "render/noindex-removed",
-        "needs --render (headless Chromium); the demo is audited from its raw HTML, so its \
-         report does not depend on a browser (tests/render_cmd.rs fires it on fixtures/sites/render)",
-    ),
-    (
         "robots/expected-blocked-allowed",
         "needs --expect-blocked; the demo audits Googlebot and Bingbot, which it means to let in \
          (tests/audit_intent_cmd.rs covers it)",
@@ -119,7 +89,19 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
     let report = report_json(&dir);
     assert!(report["schema_version"].as_u64().is_some_and(|v| v >= 1));
     let fired = rules_fired(&report);
-    let cannot: BTreeSet<&str> = DEMO_CANNOT_FIRE.iter().map(|(id, _)| *id).collect();
+    // The render/ rules need --render (headless Chromium); the demo is audited from its raw
+    // HTML, so its report does not depend on a browser (tests/render_cmd.rs fires them on
+    // fixtures/sites/render).
+    let cannot: BTreeSet<&str> = DEMO_CANNOT_FIRE
+        .iter()
+        .map(|(id, _)| *id)
+        .chain(
+            crawlgate::RULES
+                .iter()
+                .map(|rule| rule.meta().id)
+                .filter(|id| crawlgate::rules::render::needs_rendering(id)),
+        )
+        .collect();
     let missing: Vec<&str> = crawlgate::RULES
         .iter()
         .map(|rule| rule.meta().id)

@@ -290,14 +290,7 @@ impl Fixture {
                 .responses
                 .get(page_url.as_str())
                 .ok_or_else(|| format!("rendered `{url}`: no response for it"))?;
-            let headers: Vec<HeaderLine> = canned
-                .headers
-                .iter()
-                .map(|line| {
-                    let (name, value) = line.split_once(':').unwrap_or((line, ""));
-                    HeaderLine::new(name.trim(), value.trim())
-                })
-                .collect();
+            let headers = canned.header_lines();
             let blocked = rendered
                 .blocked
                 .iter()

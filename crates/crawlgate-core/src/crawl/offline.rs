@@ -199,18 +199,26 @@ impl CannedResponse {
 }
 
 fn header_lines(canned: &CannedResponse) -> Vec<HeaderLine> {
-    let mut lines: Vec<HeaderLine> = canned
-        .headers
-        .iter()
-        .map(|line| {
-            let (name, value) = line.split_once(':').unwrap_or((line, ""));
-            HeaderLine::new(name.trim(), value.trim())
-        })
-        .collect();
-    if let Some(location) = &canned.location {
-        lines.push(HeaderLine::new("Location", location.clone()));
+    canned.header_lines()
+}
+
+impl CannedResponse {
+    /// Its header lines as received: each `Name: value`, then `Location` when it redirects.
+    pub fn header_lines(&self) -> Vec<HeaderLine> {
+        let canned = self;
+        let mut lines: Vec<HeaderLine> = canned
+            .headers
+            .iter()
+            .map(|line| {
+                let (name, value) = line.split_once(':').unwrap_or((line, ""));
+                HeaderLine::new(name.trim(), value.trim())
+            })
+            .collect();
+        if let Some(location) = &canned.location {
+            lines.push(HeaderLine::new("Location", location.clone()));
+        }
+        lines
     }
-    lines
 }
 
 fn failure_kind(name: &str) -> FailureKind {
