@@ -48,6 +48,22 @@ const DEMO_CANNOT_FIRE: &[(&str, &str)] = &[
     ),
 ];
 
+/// The rules the demo cannot fire: [`DEMO_CANNOT_FIRE`], and the render/ rules, which need
+/// --render (headless Chromium): the demo is audited from its raw HTML, so its report does not
+/// depend on a browser (`tests/render_cmd.rs` fires them on `fixtures/sites/render`).
+fn demo_cannot_fire() -> BTreeSet<&'static str> {
+    DEMO_CANNOT_FIRE
+        .iter()
+        .map(|(id, _)| *id)
+        .chain(
+            crawlgate::RULES
+                .iter()
+                .map(|rule| rule.meta().id)
+                .filter(|id| crawlgate::rules::render::needs_rendering(id)),
+        )
+        .collect()
+}
+
 /// A fresh, empty output folder for one test.
 fn out_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("crawlgate-audit-{name}-{}", std::process::id()));
@@ -89,19 +105,7 @@ fn the_demo_fires_every_rule_and_leaves_its_clean_pages_alone() {
     let report = report_json(&dir);
     assert!(report["schema_version"].as_u64().is_some_and(|v| v >= 1));
     let fired = rules_fired(&report);
-    // The render/ rules need --render (headless Chromium); the demo is audited from its raw
-    // HTML, so its report does not depend on a browser (tests/render_cmd.rs fires them on
-    // fixtures/sites/render).
-    let cannot: BTreeSet<&str> = DEMO_CANNOT_FIRE
-        .iter()
-        .map(|(id, _)| *id)
-        .chain(
-            crawlgate::RULES
-                .iter()
-                .map(|rule| rule.meta().id)
-                .filter(|id| crawlgate::rules::render::needs_rendering(id)),
-        )
-        .collect();
+    let cannot = demo_cannot_fire();
     let missing: Vec<&str> = crawlgate::RULES
         .iter()
         .map(|rule| rule.meta().id)

@@ -106,19 +106,28 @@ impl RenderPhase<'_> {
         profile_index: usize,
         pages: &[Url],
     ) -> (Vec<(Url, RenderedPage)>, bool) {
-        let gate = Gate {
+        // One robots.txt cache and one pace for both gates: a host is not asked faster for
+        // being rendered twice.
+        let other_robots = tokio::sync::Mutex::new(HashMap::new());
+        let next_start = Mutex::new(HashMap::new());
+        let gate = |lift_robots| Gate {
             site,
             profile_index,
             scope: self.scope,
             credentials: self.http.access.header_lines(),
             fetcher: self.fetcher,
-            other_robots: tokio::sync::Mutex::new(HashMap::new()),
+            other_robots: &other_robots,
             pace: self.http.pace,
-            next_start: Mutex::new(HashMap::new()),
+            next_start: &next_start,
+            lift_robots,
         };
+        let (gate, lifted) = (gate(false), gate(true));
+        // The second render, with what robots.txt refused served, is for an audit that fetches
+        // disallowed URLs anyway; one that obeys robots.txt does not fetch them for it.
+        let lifted = (!site.obey_robots).then_some(&lifted);
         let concurrency = self.settings.options.concurrency.max(1);
         let work = futures_util::stream::iter(pages)
-            .map(|url| self.render_one(url, &gate))
+            .map(|url| self.render_one(url, &gate, lifted))
             .buffer_unordered(concurrency);
         let mut work = std::pin::pin!(work);
         let mut rendered = Vec::new();
@@ -169,7 +178,12 @@ impl RenderPhase<'_> {
 
     /// Fetch `url` again, render it from those bytes, and read both versions. `None` when the
     /// page no longer answers 200 with a body at its own URL.
-    async fn render_one(&self, url: &Url, gate: &Gate<'_>) -> Option<(Url, RenderedPage)> {
+    async fn render_one(
+        &self,
+        url: &Url,
+        gate: &Gate<'_>,
+        lifted: Option<&Gate<'_>>,
+    ) -> Option<(Url, RenderedPage)> {
         let bounds = crawlgate_core::crawl::Bounds::default();
         let response = self
             .fetcher
@@ -189,6 +203,19 @@ impl RenderPhase<'_> {
             body: received.body.clone().into(),
         };
         let rendered = self.renderer.render(url, Some(&document), gate).await;
+        let refused = rendered
+            .requests
+            .iter()
+            .any(|request| matches!(request.outcome, RequestOutcome::Blocked { .. }));
+        let text_length_unblocked = match lifted {
+            Some(lifted) if refused => Some(
+                self.renderer
+                    .render(url, Some(&document), lifted)
+                    .await
+                    .text_length as u64,
+            ),
+            _ => None,
+        };
         let headers: Vec<HeaderLine> = received.headers;
         let raw_body = received.body;
         let page_url = url.clone();
@@ -220,6 +247,7 @@ impl RenderPhase<'_> {
                     }
                 },
                 text_length: rendered.text_length as u64,
+                text_length_unblocked,
                 blocked,
                 requests: u32::try_from(rendered.requests.len()).unwrap_or(u32::MAX),
                 requests_cut: rendered.requests_cut,
@@ -250,10 +278,13 @@ struct Gate<'a> {
     credentials: Vec<(String, String)>,
     fetcher: &'a Fetcher,
     /// Robots.txt of origins the crawl did not fetch, fetched on first use.
-    other_robots: tokio::sync::Mutex<HashMap<String, Option<Arc<RobotsFile>>>>,
+    other_robots: &'a tokio::sync::Mutex<HashMap<String, Option<Arc<RobotsFile>>>>,
     pace: crate::Pace,
     /// Per `host:port`, when the next request may start.
-    next_start: Mutex<HashMap<String, Instant>>,
+    next_start: &'a Mutex<HashMap<String, Instant>>,
+    /// Serve what robots.txt disallows too (the second render that measures what a page loses
+    /// without it).
+    lift_robots: bool,
 }
 
 impl RequestGate for Gate<'_> {
@@ -267,7 +298,7 @@ impl RequestGate for Gate<'_> {
                 return Decision::allow(); // data:, blob:: nothing leaves the browser
             }
             let verdict = self.verdict(url).await;
-            if !verdict.allowed {
+            if !verdict.allowed && !self.lift_robots {
                 return Decision::Block {
                     reason: blocked_reason(&verdict),
                 };

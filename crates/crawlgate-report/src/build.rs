@@ -467,6 +467,7 @@ fn rendered_record(site: &Site, page: &FetchedPage) -> Option<RenderedRecord> {
             .collect(),
         links_added_count: rendered.links_added_count,
         text_length: rendered.text_length,
+        text_length_unblocked: rendered.text_length_unblocked,
         requests: rendered.requests,
         requests_cut: rendered.requests_cut,
         blocked: rendered.blocked.iter().map(|b| b.url.to_string()).collect(),

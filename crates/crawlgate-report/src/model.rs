@@ -340,6 +340,9 @@ pub struct RenderedRecord {
     pub links_added_count: u32,
     /// Length of the rendered body's text.
     pub text_length: u64,
+    /// The same with the requests robots.txt refused served (rendered again to measure it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_length_unblocked: Option<u64>,
     /// Requests the page made while rendering, and whether the per-page bound cut them.
     pub requests: u32,
     pub requests_cut: bool,

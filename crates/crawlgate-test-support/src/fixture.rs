@@ -85,6 +85,9 @@ pub struct RenderedFixture {
     /// The rendered body's text length (default: the DOM's length).
     #[serde(default)]
     pub text_length: Option<u64>,
+    /// The text length rendered again with the blocked requests served.
+    #[serde(default)]
+    pub text_length_unblocked: Option<u64>,
     /// Requests robots.txt kept from the page.
     #[serde(default)]
     pub blocked: Vec<BlockedFixture>,
@@ -313,6 +316,7 @@ impl Fixture {
                 dom_truncated: false,
                 outcome: rendered.outcome()?,
                 text_length: rendered.text_length.unwrap_or(rendered.dom.len() as u64),
+                text_length_unblocked: rendered.text_length_unblocked,
                 requests: u32::try_from(blocked.len()).unwrap_or(u32::MAX) + 1,
                 blocked,
                 requests_cut: false,

@@ -55,6 +55,9 @@ pub struct RenderedPage {
     pub links_added_count: u32,
     /// Length of the rendered body's text (`innerText`, UTF-16 units).
     pub text_length: u64,
+    /// The same, rendered again with the requests robots.txt refused served (when some were,
+    /// and the audit does not obey robots.txt itself): what the page loses without them.
+    pub text_length_unblocked: Option<u64>,
     /// Requests robots.txt kept from the page: the first [`MAX_BLOCKED_REQUESTS`], and how many.
     pub blocked: Vec<BlockedRequest>,
     pub blocked_count: u32,
@@ -82,6 +85,7 @@ pub struct RenderCapture<'a> {
     pub dom_truncated: bool,
     pub outcome: RenderOutcome,
     pub text_length: u64,
+    pub text_length_unblocked: Option<u64>,
     /// Every request refused to the page, in order.
     pub blocked: Vec<BlockedRequest>,
     pub requests: u32,
@@ -142,6 +146,7 @@ impl RenderedPage {
             links_added,
             links_added_count,
             text_length: capture.text_length,
+            text_length_unblocked: capture.text_length_unblocked,
             blocked,
             blocked_count,
             requests: capture.requests,

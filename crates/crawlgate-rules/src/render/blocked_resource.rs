@@ -12,7 +12,9 @@ declare_rule! {
     /// calls, fonts, images, frames) that robots.txt disallows for the crawler the pages were
     /// rendered as. crawlgate's browser, like Google's renderer, does not fetch them; the page is
     /// rendered without them. One finding per blocked URL, with the pages that requested it and
-    /// the text each rendered page kept.
+    /// the text each rendered page kept; unless the audit obeys robots.txt itself
+    /// (`--obey-robots`), such a page is rendered a second time with those requests served, and
+    /// the text it shows then is given beside it: what the page loses without them.
     ///
     /// ## Why is this bad?
     /// Google Search "won't render JavaScript from blocked files or on blocked pages", and
@@ -44,7 +46,7 @@ declare_rule! {
 struct Blocked<'a> {
     resource_type: &'a str,
     reason: &'a str,
-    pages: Vec<(&'a Url, u64)>,
+    pages: Vec<(&'a Url, u64, Option<u64>)>,
 }
 
 /// Pages quoted per blocked resource (all are counted).
@@ -60,8 +62,12 @@ impl Rule for BlockedResource {
                     reason: &request.reason,
                     pages: Vec::new(),
                 });
-                if !entry.pages.iter().any(|(page, _)| *page == &resource.url) {
-                    entry.pages.push((&resource.url, rendered.text_length));
+                if !entry.pages.iter().any(|(page, ..)| *page == &resource.url) {
+                    entry.pages.push((
+                        &resource.url,
+                        rendered.text_length,
+                        rendered.text_length_unblocked,
+                    ));
                 }
             }
         }
@@ -100,12 +106,18 @@ impl Rule for BlockedResource {
             .evidence(Evidence::Note {
                 text: format!("{resource_type} request refused to the page: {reason}"),
             });
-            for (page, text_length) in pages.iter().take(PAGES_QUOTED) {
+            for (page, text_length, unblocked) in pages.iter().take(PAGES_QUOTED) {
+                let with_it = match unblocked {
+                    Some(unblocked) => {
+                        format!("; rendered again with the refused requests served, {unblocked}")
+                    }
+                    None => String::new(),
+                };
                 occurrence = occurrence.evidence(side(
                     RENDERED,
                     page,
                     format!(
-                        "requested it while rendering; rendered without it, its text is {text_length} characters"
+                        "requested it while rendering; rendered without it, its text is {text_length} characters{with_it}"
                     ),
                     None,
                 ));
