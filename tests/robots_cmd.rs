@@ -698,3 +698,26 @@ fn matrix_escapes_what_the_file_and_the_urls_would_make_a_terminal_do() {
     assert!(text.contains("line 2: Disallow: /\\x1b[2J"), "{text}");
     assert!(text.contains("/\\x1b[2Jx"), "{text}");
 }
+
+/// The matrix README.md shows is the one the command prints.
+#[test]
+fn readme_robots_matrix_output_is_the_real_output() {
+    let readme = std::fs::read_to_string(repo_dir().join("README.md")).expect("README.md");
+    let command = readme
+        .lines()
+        .find(|line| line.starts_with("crawlgate robots test ") && line.contains("--profile all"))
+        .expect("README.md shows a --profile all matrix");
+    let after = &readme[readme.find(command).expect("the command")..];
+    let shown = after
+        .split_once("```text\n")
+        .and_then(|(_, rest)| rest.split_once("```\n"))
+        .map(|(block, _)| block)
+        .expect("the command's output block");
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args(&args)
+        .current_dir(repo_dir())
+        .output()
+        .expect("run");
+    assert_eq!(stdout(&output), shown);
+}

@@ -116,7 +116,8 @@ struct TestArgs {
     urls: Vec<String>,
 
     /// Read the URLs from FILE, one per line (`-` for standard input). Streamed: millions of URLs
-    /// are fine.
+    /// are fine (a text matrix, which is sized to its URLs, takes at most 10,000; its `--json`
+    /// streams).
     #[arg(long, value_name = "FILE")]
     urls_from: Option<PathBuf>,
 

@@ -1,5 +1,5 @@
 //! What `crawlgate robots test` and `crawlgate robots lint` print: one line (text, or a JSON
-//! object) per tested URL or per issue.
+//! object) per tested URL or per issue; for several crawlers, a [`Matrix`] of URLs × crawlers.
 //!
 //! ```
 //! use crawlgate::output::robots::{write_lint_issue, write_verdict};
@@ -533,4 +533,45 @@ fn write_row(
         let _ = write!(line, "{GAP}{cell:<width$}");
     }
     writeln!(out, "{}", line.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_are_split_into_blocks_that_fit() {
+        // Each column takes its width plus a two-space gap.
+        assert_eq!(blocks(&[20, 20, 20, 20], 66), vec![0..3, 3..4]);
+        assert_eq!(blocks(&[20, 20], 44), vec![0..2]);
+        // A column wider than the room is a block of its own, never an empty block.
+        assert_eq!(blocks(&[90, 5], 40), vec![0..1, 1..2]);
+        assert_eq!(blocks(&[], 40), Vec::<std::ops::Range<usize>>::new());
+    }
+
+    #[test]
+    fn matrix_text_names_cells_deciding_lines_and_groups() {
+        let robots =
+            RobotsTxt::parse(b"User-agent: a\nDisallow: /x\n\nUser-agent: *\nDisallow: /y\n");
+        let matrix = Matrix::new(&robots, vec![MatrixBot::token("a"), MatrixBot::token("b")]);
+        let mut out = Vec::new();
+        let urls = ["/x".to_owned(), "/y".to_owned()];
+        matrix
+            .write_text(&urls, 100, &|text| text.to_owned(), &mut out)
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "URL  a                    b\n\
+             /x   disallowed (line 2)  allowed\n\
+             /y   allowed              disallowed (line 5)\n\
+             \n\
+             Deciding lines:\n\
+             \x20 line 2: Disallow: /x\n\
+             \x20 line 5: Disallow: /y\n\
+             \n\
+             Groups:\n\
+             \x20 a: its own group (line 1: User-agent: a)\n\
+             \x20 b: falls back to the `*` group (line 4: User-agent: *)\n"
+        );
+    }
 }
