@@ -721,3 +721,39 @@ fn readme_robots_matrix_output_is_the_real_output() {
         .expect("run");
     assert_eq!(stdout(&output), shown);
 }
+
+#[test]
+fn matrix_text_refuses_more_urls_than_it_lays_out_and_json_streams_them() {
+    let list = std::env::temp_dir().join(format!("crawlgate-many-{}.txt", std::process::id()));
+    let mut urls = String::new();
+    for i in 0..10_001 {
+        writeln!(urls, "/p/{i}").expect("write to a String");
+    }
+    std::fs::write(&list, urls).expect("write URL list");
+    let path = list.display().to_string();
+    let args = [
+        "robots",
+        "test",
+        &example(),
+        "-u",
+        "a",
+        "-u",
+        "b",
+        "--urls-from",
+        &path,
+    ];
+    let text = crawlgate(&args);
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json = crawlgate(&json_args);
+    std::fs::remove_file(&list).ok();
+    assert_eq!(text.status.code(), Some(2));
+    assert!(
+        stderr(&text).contains("at most 10,000 URLs"),
+        "{}",
+        stderr(&text)
+    );
+    assert!(stdout(&text).is_empty());
+    assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+    assert_eq!(stdout(&json).lines().count(), 20_002);
+}

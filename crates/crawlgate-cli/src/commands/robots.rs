@@ -321,6 +321,7 @@ const MAX_BOTS: usize = 64;
 
 /// The text matrix is printed once every URL is known (its columns are sized to them), so it
 /// holds at most this many URLs, of at most this many bytes in all; `--json` streams.
+/// (The refusal names these two figures in words: keep it in step.)
 const MAX_MATRIX_TEXT_URLS: usize = 10_000;
 const MAX_MATRIX_TEXT_URL_BYTES: usize = 16 * 1024 * 1024;
 
@@ -392,8 +393,8 @@ fn test_matrix(matrix: &Matrix<'_>, args: &TestArgs) -> anyhow::Result<ExitCode>
                 bytes += url.len();
                 if urls.len() == MAX_MATRIX_TEXT_URLS || bytes > MAX_MATRIX_TEXT_URL_BYTES {
                     bail!(
-                        "the text matrix takes at most {MAX_MATRIX_TEXT_URLS} URLs \
-                         ({MAX_MATRIX_TEXT_URL_BYTES} bytes); --json streams any number"
+                        "the text matrix takes at most 10,000 URLs (16 MiB of them): it is laid \
+                         out once all are read; --json streams any number"
                     );
                 }
                 urls.push(url.to_owned());
