@@ -558,6 +558,35 @@ fn profile_all_lists_every_builtin_profile_within_100_columns() {
     );
     assert_eq!(image["group"], "specific");
     assert_eq!(image["group_token"], "googlebot-image");
+    for profile in &builtins {
+        let ours: Vec<&serde_json::Value> = records
+            .iter()
+            .filter(|record| record["profile"] == profile.name.as_str())
+            .collect();
+        assert_eq!(ours.len(), DEMO_URLS.len());
+        // The `*` profile is what a token no group names gets.
+        let token = profile
+            .robots_tokens
+            .first()
+            .map_or("no-group-names-this-bot", String::as_str);
+        let mut single_args = vec!["robots", "test", file.as_str(), "-u", token, "--json"];
+        single_args.extend_from_slice(&DEMO_URLS);
+        let single = stdout(&crawlgate(&single_args));
+        for (record, line) in ours.iter().zip(single.lines()) {
+            assert!(
+                record["group_token"].is_null() || record["group_token"] == token,
+                "{record}"
+            );
+            let expected: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+            for key in ["url", "allowed", "line", "directive", "pattern"] {
+                assert_eq!(
+                    record[key], expected[key],
+                    "{}: {key} of {record}",
+                    profile.name
+                );
+            }
+        }
+    }
 }
 
 #[test]
