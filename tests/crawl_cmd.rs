@@ -253,6 +253,43 @@ fn robots_test_applies_googles_status_semantics() {
 }
 
 #[test]
+fn robots_test_matrix_of_an_unreachable_robots_txt_disallows_everything_for_everyone() {
+    let server = serve(ServedSite::new().route(Route::status("/robots.txt", 503, "busy")));
+    let robots_url = server.url("/robots.txt");
+    let args = [
+        "robots",
+        "test",
+        robots_url.as_str(),
+        "--profile",
+        "googlebot",
+        "-u",
+        "GPTBot",
+        "/anything",
+    ];
+    let output = crawlgate(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(
+        text(&output.stdout),
+        "URL        GPTBot      Googlebot\n\
+         /anything  disallowed  disallowed\n\
+         \n\
+         robots.txt disallow-all: every URL is disallowed for every crawler, whatever the rules\n"
+    );
+    let mut json = args.to_vec();
+    json.push("--json");
+    let output = crawlgate(&json);
+    let records: Vec<Value> = text(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    for record in records {
+        assert_eq!(record["allowed"], false);
+        assert_eq!(record["group"], "unreadable");
+    }
+}
+
+#[test]
 fn robots_lint_fetches_a_robots_url() {
     let server = serve_fixture_site("crawl-basic");
     let robots_url = server.url("/robots.txt");

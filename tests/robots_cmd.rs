@@ -369,3 +369,420 @@ fn readme_robots_examples_work_as_written() {
         assert!(!output.stdout.is_empty(), "{command}");
     }
 }
+
+fn demo_robots() -> String {
+    fixtures_dir()
+        .join("sites/demo/www/robots.txt")
+        .display()
+        .to_string()
+}
+
+/// URLs of the demo shop that its robots.txt decides differently for different crawlers.
+const DEMO_URLS: [&str; 10] = [
+    "/",
+    "/checkout/pay",
+    "/media/lookbook/summer.jpg",
+    "/account/orders",
+    "/staging/new-home",
+    "/shop/boots?sort=price",
+    "/search?q=boots",
+    "/private/x",
+    "/tmp/x",
+    "http://www.northwind.test/catalog/1",
+];
+
+/// The text matrix read back: (URL, crawler) → cell, and the crawlers in column order.
+fn parse_matrix(
+    text: &str,
+) -> (
+    Vec<String>,
+    std::collections::BTreeMap<(String, String), String>,
+) {
+    let table = text.split("\n\nDeciding lines:").next().unwrap_or(text);
+    let table = table.split("\n\nGroups:").next().unwrap_or(table);
+    let mut bots = Vec::new();
+    let mut cells = std::collections::BTreeMap::new();
+    for block in table.split("\n\n") {
+        let mut rows = block.lines().map(|line| {
+            line.split("  ")
+                .map(str::trim)
+                .filter(|cell| !cell.is_empty())
+                .map(str::to_owned)
+                .collect::<Vec<String>>()
+        });
+        let header = rows.next().expect("a header row");
+        assert_eq!(header[0], "URL", "{block}");
+        let columns = header[1..].to_vec();
+        for row in rows {
+            assert_eq!(row.len(), columns.len() + 1, "{block}");
+            for (bot, cell) in columns.iter().zip(&row[1..]) {
+                cells.insert((row[0].clone(), bot.clone()), cell.clone());
+            }
+        }
+        bots.extend(columns);
+    }
+    (bots, cells)
+}
+
+/// A single `robots test` run's line as a matrix cell: `disallowed (line 22)`, or `allowed`.
+fn single_run_cells(file: &str, user_agent: &str, urls: &[&str]) -> Vec<String> {
+    let mut args = vec!["robots", "test", file, "-u", user_agent];
+    args.extend_from_slice(urls);
+    let output = crawlgate(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    stdout(&output)
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let rule = fields[2];
+            match rule.strip_prefix("line ").and_then(|r| r.split(':').next()) {
+                Some(number) => format!("{} (line {number})", fields[0]),
+                None => fields[0].to_owned(),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn matrix_cells_equal_single_runs_for_each_crawler_on_the_demo() {
+    let file = demo_robots();
+    let bots = ["Googlebot", "Googlebot-Image", "Bingbot", "GPTBot", "CCBot"];
+    let mut args = vec!["robots", "test", file.as_str()];
+    for bot in bots {
+        args.extend(["-u", bot]);
+    }
+    args.extend_from_slice(&DEMO_URLS);
+    let output = crawlgate(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let (columns, cells) = parse_matrix(&stdout(&output));
+    assert_eq!(columns, bots);
+    for bot in bots {
+        let single = single_run_cells(&file, bot, &DEMO_URLS);
+        for (url, expected) in DEMO_URLS.iter().zip(&single) {
+            assert_eq!(
+                cells.get(&((*url).to_owned(), bot.to_owned())),
+                Some(expected),
+                "{bot} on {url}"
+            );
+        }
+    }
+    // Not everyone agrees on the demo, so the comparison means something.
+    let verdicts: std::collections::BTreeSet<&String> = cells.values().collect();
+    assert!(verdicts.len() >= 4, "{verdicts:?}");
+
+    // The JSON matrix says the same, object by object, as single `--json` runs.
+    let mut json_args = args.clone();
+    json_args.push("--json");
+    let matrix: Vec<serde_json::Value> = stdout(&crawlgate(&json_args))
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON line"))
+        .collect();
+    assert_eq!(matrix.len(), DEMO_URLS.len() * bots.len());
+    for bot in bots {
+        let mut single_args = vec!["robots", "test", file.as_str(), "-u", bot, "--json"];
+        single_args.extend_from_slice(&DEMO_URLS);
+        let single = stdout(&crawlgate(&single_args));
+        let ours = matrix.iter().filter(|record| record["bot"] == bot);
+        for (record, line) in ours.zip(single.lines()) {
+            let expected: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+            for key in [
+                "url",
+                "allowed",
+                "user_agent",
+                "line",
+                "directive",
+                "pattern",
+            ] {
+                assert_eq!(record[key], expected[key], "{bot}: {key} of {record}");
+            }
+        }
+    }
+}
+
+#[test]
+fn profile_all_lists_every_builtin_profile_within_100_columns() {
+    let file = demo_robots();
+    let mut args = vec!["robots", "test", file.as_str(), "--profile", "all"];
+    args.extend_from_slice(&DEMO_URLS);
+    let output = crawlgate(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    let (columns, cells) = parse_matrix(&text);
+    assert_eq!(
+        columns,
+        [
+            "Googlebot",
+            "Googlebot-Image",
+            "Bingbot",
+            "GPTBot",
+            "ClaudeBot",
+            "CCBot",
+            "*"
+        ]
+    );
+    assert_eq!(cells.len(), DEMO_URLS.len() * columns.len());
+    for line in text.lines() {
+        assert!(
+            line.chars().count() <= 100,
+            "wider than 100 columns: {line}"
+        );
+    }
+    let groups = text
+        .split("\nGroups:\n")
+        .nth(1)
+        .expect("the groups section");
+    assert_eq!(groups.lines().count(), columns.len(), "{groups}");
+    assert!(
+        text.contains("\n  line 35: Disallow: /media/lookbook/\n"),
+        "{text}"
+    );
+
+    // The JSON names each profile, with the profile's robots.txt tokens; on the demo no
+    // profile falls back along its chain, so each equals a single run for its first token.
+    args.push("--json");
+    let records: Vec<serde_json::Value> = stdout(&crawlgate(&args))
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON line"))
+        .collect();
+    let builtins = crawlgate::signals::Profile::builtins();
+    let profiles: Vec<&str> = records[..builtins.len()]
+        .iter()
+        .map(|record| record["profile"].as_str().expect("a profile name"))
+        .collect();
+    let names: Vec<&str> = builtins.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(profiles, names);
+    let image = &records[1];
+    assert_eq!(
+        image["tokens"],
+        serde_json::json!(["googlebot-image", "googlebot"])
+    );
+    assert_eq!(image["group"], "specific");
+    assert_eq!(image["group_token"], "googlebot-image");
+    for profile in &builtins {
+        let ours: Vec<&serde_json::Value> = records
+            .iter()
+            .filter(|record| record["profile"] == profile.name.as_str())
+            .collect();
+        assert_eq!(ours.len(), DEMO_URLS.len());
+        // The `*` profile is what a token no group names gets.
+        let token = profile
+            .robots_tokens
+            .first()
+            .map_or("no-group-names-this-bot", String::as_str);
+        let mut single_args = vec!["robots", "test", file.as_str(), "-u", token, "--json"];
+        single_args.extend_from_slice(&DEMO_URLS);
+        let single = stdout(&crawlgate(&single_args));
+        for (record, line) in ours.iter().zip(single.lines()) {
+            assert!(
+                record["group_token"].is_null() || record["group_token"] == token,
+                "{record}"
+            );
+            let expected: serde_json::Value = serde_json::from_str(line).expect("JSON line");
+            for key in ["url", "allowed", "line", "directive", "pattern"] {
+                assert_eq!(
+                    record[key], expected[key],
+                    "{}: {key} of {record}",
+                    profile.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_crawler_without_a_group_of_its_own_falls_back_to_the_star_group() {
+    let file = demo_robots();
+    let output = crawlgate(&[
+        "robots",
+        "test",
+        &file,
+        "-u",
+        "Googlebot",
+        "-u",
+        "GPTBot",
+        "/checkout/pay",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(
+        text.contains("\n  GPTBot: falls back to the `*` group (lines 5, 37: User-agent: *)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  Googlebot: its own group (line 21: User-agent: Googlebot)\n"),
+        "{text}"
+    );
+
+    // A profile whose first token has no group takes the next token's group, and says so.
+    let chain = std::env::temp_dir().join(format!("crawlgate-chain-{}.txt", std::process::id()));
+    std::fs::write(
+        &chain,
+        "User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n",
+    )
+    .expect("write robots.txt");
+    let output = crawlgate(&[
+        "robots",
+        "test",
+        &chain.display().to_string(),
+        "--profile",
+        "bingbot",
+        "/m/x",
+    ]);
+    std::fs::remove_file(&chain).ok();
+    let text = stdout(&output);
+    assert!(
+        text.contains("Bingbot: no group of its own; falls back to the `msnbot` group (line 1: User-agent: msnbot)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn matrix_json_carries_the_group_that_applied() {
+    let file = std::env::temp_dir().join(format!("crawlgate-nostar-{}.txt", std::process::id()));
+    std::fs::write(&file, "User-agent: foo\nDisallow: /\n").expect("write robots.txt");
+    let path = file.display().to_string();
+    let json = crawlgate(&[
+        "robots", "test", &path, "-u", "foo", "-u", "bar", "--json", "/x",
+    ]);
+    let text = crawlgate(&["robots", "test", &path, "-u", "foo", "-u", "bar", "/x"]);
+    std::fs::remove_file(&file).ok();
+    assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+    let records: Vec<serde_json::Value> = stdout(&json)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("JSON line"))
+        .collect();
+    assert_eq!(
+        records,
+        vec![
+            serde_json::json!({"url": "/x", "bot": "foo", "profile": null, "user_agent": "foo",
+                "tokens": ["foo"], "allowed": false, "line": 2, "directive": "Disallow",
+                "pattern": "/", "group": "specific", "group_token": "foo", "group_lines": [1]}),
+            serde_json::json!({"url": "/x", "bot": "bar", "profile": null, "user_agent": "bar",
+                "tokens": ["bar"], "allowed": true, "line": null, "directive": null,
+                "pattern": null, "group": "none", "group_token": null, "group_lines": []}),
+        ]
+    );
+    assert!(
+        stdout(&text).contains("\n  bar: no group: everything allowed\n"),
+        "{}",
+        stdout(&text)
+    );
+
+    let demo = demo_robots();
+    let star = crawlgate(&["robots", "test", &demo, "--profile", "*", "--json", "/"]);
+    let record: serde_json::Value = serde_json::from_str(stdout(&star).trim()).expect("JSON");
+    assert_eq!(record["group"], "global");
+    assert_eq!(record["group_lines"], serde_json::json!([5, 37]));
+}
+
+#[test]
+fn matrix_refuses_an_unknown_profile_and_too_many_crawlers() {
+    let file = demo_robots();
+    let output = crawlgate(&["robots", "test", &file, "--profile", "nobot", "/"]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("`nobot` is not a built-in profile"),
+        "{message}"
+    );
+    for profile in crawlgate::signals::Profile::builtins() {
+        assert!(message.contains(&profile.name), "{message}");
+    }
+    assert!(stdout(&output).is_empty());
+
+    let tokens: Vec<String> = (0..65).map(|i| format!("bot-{i}")).collect();
+    let mut args = vec!["robots", "test", file.as_str(), "/"];
+    for token in &tokens {
+        args.extend(["-u", token.as_str()]);
+    }
+    let output = crawlgate(&args);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("at most 64"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn matrix_escapes_what_the_file_and_the_urls_would_make_a_terminal_do() {
+    let file = std::env::temp_dir().join(format!("crawlgate-hostile-{}.txt", std::process::id()));
+    std::fs::write(&file, "User-agent: *\nDisallow: /\u{1b}[2J\n").expect("write robots.txt");
+    let output = crawlgate(&[
+        "robots",
+        "test",
+        &file.display().to_string(),
+        "-u",
+        "a",
+        "-u",
+        "b\u{9b}",
+        "/\u{1b}[2Jx",
+    ]);
+    std::fs::remove_file(&file).ok();
+    let text = stdout(&output);
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{9b}'),
+        "{text:?}"
+    );
+    assert!(text.contains("line 2: Disallow: /\\x1b[2J"), "{text}");
+    assert!(text.contains("/\\x1b[2Jx"), "{text}");
+}
+
+/// The matrix README.md shows is the one the command prints.
+#[test]
+fn readme_robots_matrix_output_is_the_real_output() {
+    let readme = std::fs::read_to_string(repo_dir().join("README.md")).expect("README.md");
+    let command = readme
+        .lines()
+        .find(|line| line.starts_with("crawlgate robots test ") && line.contains("--profile all"))
+        .expect("README.md shows a --profile all matrix");
+    let after = &readme[readme.find(command).expect("the command")..];
+    let shown = after
+        .split_once("```text\n")
+        .and_then(|(_, rest)| rest.split_once("```\n"))
+        .map(|(block, _)| block)
+        .expect("the command's output block");
+    let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+    let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args(&args)
+        .current_dir(repo_dir())
+        .output()
+        .expect("run");
+    assert_eq!(stdout(&output), shown);
+}
+
+#[test]
+fn matrix_text_refuses_more_urls_than_it_lays_out_and_json_streams_them() {
+    let list = std::env::temp_dir().join(format!("crawlgate-many-{}.txt", std::process::id()));
+    let mut urls = String::new();
+    for i in 0..10_001 {
+        writeln!(urls, "/p/{i}").expect("write to a String");
+    }
+    std::fs::write(&list, urls).expect("write URL list");
+    let path = list.display().to_string();
+    let args = [
+        "robots",
+        "test",
+        &example(),
+        "-u",
+        "a",
+        "-u",
+        "b",
+        "--urls-from",
+        &path,
+    ];
+    let text = crawlgate(&args);
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let json = crawlgate(&json_args);
+    std::fs::remove_file(&list).ok();
+    assert_eq!(text.status.code(), Some(2));
+    assert!(
+        stderr(&text).contains("at most 10,000 URLs"),
+        "{}",
+        stderr(&text)
+    );
+    assert!(stdout(&text).is_empty());
+    assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
+    assert_eq!(stdout(&json).lines().count(), 20_002);
+}

@@ -15,10 +15,12 @@ use crate::terminal::{self, Escapes};
 use anyhow::bail;
 use crawlgate::FailOn;
 use crawlgate::output::robots::{
-    write_disallowed_by_fetch, write_fetch_outcome, write_lint_issue, write_verdict,
+    Matrix, MatrixBot, write_disallowed_by_fetch, write_fetch_outcome, write_lint_issue,
+    write_verdict,
 };
 use crawlgate::robots::lint::{LintOptions, lint};
 use crawlgate::robots::{GOOGLE_MAX_ROBOTS_BYTES, RobotsTxt, product_token_of_header};
+use crawlgate::signals::Profile;
 use crawlgate::site::{RobotsEffect, RobotsFile};
 use std::io::Write;
 use std::path::PathBuf;
@@ -46,10 +48,18 @@ enum RobotsCommand {
 /// host and #fragment dropped; nothing decoded or re-encoded), and `/robots.txt` itself gets no
 /// implicit allow.
 ///
+/// With several crawlers (`--user-agent` more than once, or any `--profile`), prints a URL ×
+/// crawler matrix instead: a header row of crawler names, a row per URL, each cell `allowed` or
+/// `disallowed` with the deciding line (`disallowed (line 4)`); the crawler columns are split into
+/// blocks to stay within 100 columns. Under the table, the deciding lines, then per crawler the
+/// group that applied: its own group (its User-agent line), a fallback token's group, the `*`
+/// group it falls back to, or none (everything allowed). Each cell is the verdict a single
+/// `robots test` run for that crawler prints.
+///
 /// Exit status: 0 when every URL was tested, whatever the verdicts; 2 on a usage or read error.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  crawlgate robots test robots.txt --user-agent Googlebot /private/x https://example.com/a?b=c\n  crawlgate robots test robots.txt --user-agent Googlebot --json --urls-from urls.txt"
+    after_help = "Examples:\n  crawlgate robots test robots.txt --user-agent Googlebot /private/x https://example.com/a?b=c\n  crawlgate robots test robots.txt --user-agent Googlebot --json --urls-from urls.txt\n  crawlgate robots test robots.txt --profile all /checkout/ /media/lookbook/a.jpg\n  crawlgate robots test robots.txt -u GPTBot -u Google-Extended --json /blog/"
 )]
 struct TestArgs {
     /// The robots.txt file, or a URL: the robots.txt of that URL's scheme, host and port is
@@ -70,11 +80,34 @@ struct TestArgs {
     /// `Googlebot/2.1 (+http://www.google.com/bot.html)`) is it first reduced to its product
     /// token (`Googlebot`; for `Mozilla/5.0 (compatible; bingbot/2.0; …)`, `bingbot`), and a
     /// note on stderr says so.
-    #[arg(long, short = 'u', value_name = "UA")]
-    user_agent: String,
+    ///
+    /// Repeat for several crawlers: the output is then a matrix (see above).
+    #[arg(
+        long = "user-agent",
+        short = 'u',
+        value_name = "UA",
+        required_unless_present = "profiles"
+    )]
+    user_agents: Vec<String>,
+
+    /// A built-in crawler profile, tested with its robots.txt tokens as an audit uses them:
+    /// googlebot, googlebot-image (falls back to the Googlebot group), bingbot (falls back to
+    /// msnbot), gptbot, claudebot, ccbot, `*` (the `*` group only); `all` for every one. Repeat
+    /// for several; the output is a matrix (see above). Its columns follow the `--user-agent`
+    /// ones.
+    #[arg(long = "profile", value_name = "NAME")]
+    profiles: Vec<String>,
 
     /// Print one JSON object per URL, with the keys `url`, `allowed`, `user_agent`, `line`,
     /// `directive` and `pattern` (null where no rule matched).
+    ///
+    /// For a matrix, one object per URL and crawler (URL by URL, crawlers in column order), with
+    /// those keys (`user_agent`: the first token tried, `*` for the `*` profile) and `bot` (the
+    /// column's name), `profile` (the built-in profile's name, or null), `tokens` (the tokens
+    /// tried, in order), `group` (`specific`: a group names one of the tokens; `global`: the `*`
+    /// group; `none`: no group applies, everything is allowed; `unreadable`: robots.txt could not
+    /// be fetched, everything is disallowed), `group_token` (the token whose group applied, or
+    /// null) and `group_lines` (the User-agent lines of the group that applied).
     #[arg(long)]
     json: bool,
 
@@ -83,7 +116,8 @@ struct TestArgs {
     urls: Vec<String>,
 
     /// Read the URLs from FILE, one per line (`-` for standard input). Streamed: millions of URLs
-    /// are fine.
+    /// are fine (a text matrix, which is sized to its URLs, takes at most 10,000; its `--json`
+    /// streams).
     #[arg(long, value_name = "FILE")]
     urls_from: Option<PathBuf>,
 
@@ -184,8 +218,14 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
 
 /// `robots test` when robots.txt is unreachable: Googlebot crawls nothing.
 fn test_all_disallowed(robots: &RobotsFile, args: &TestArgs) -> anyhow::Result<ExitCode> {
-    let token = product_token(&args.user_agent)?;
     let reason = format!("robots.txt {}", robots.effect.as_str());
+    let token = match bots(args)? {
+        Bots::One(token) => token,
+        Bots::Matrix(bots) => {
+            let empty = RobotsTxt::parse(b"");
+            return test_matrix(&Matrix::refused(&empty, bots, &reason), args);
+        }
+    };
     let mut out = terminal::stdout(Escapes::of_json(args.json));
     let mut tested = 0u64;
     let mut test = |url: &str, out: &mut _| -> anyhow::Result<()> {
@@ -249,8 +289,11 @@ fn product_token(user_agent: &str) -> anyhow::Result<&str> {
 
 /// `robots test` on a robots.txt body (as from a 200 response).
 fn test_body(body: &[u8], args: &TestArgs) -> anyhow::Result<ExitCode> {
-    let token = product_token(&args.user_agent)?;
     let robots = RobotsTxt::parse_fetched(body);
+    let token = match bots(args)? {
+        Bots::One(token) => token,
+        Bots::Matrix(bots) => return test_matrix(&Matrix::new(&robots, bots), args),
+    };
     let agent = robots.agent(&[token]);
     let mut out = terminal::stdout(Escapes::of_json(args.json));
     let mut tested = 0u64;
@@ -263,6 +306,109 @@ fn test_body(body: &[u8], args: &TestArgs) -> anyhow::Result<ExitCode> {
     } else {
         for url in &args.urls {
             test(url, &mut out)?;
+        }
+    }
+    out.flush()?;
+    if tested == 0 {
+        bail!("no URL to test: give URLs after the file, or --urls-from FILE (`-` for stdin)");
+    }
+    Ok(exit::code(exit::OK))
+}
+
+/// At most this many crawlers in one matrix: a hundred columns of verdicts is no longer
+/// something to read, and each costs a compile of its rules.
+const MAX_BOTS: usize = 64;
+
+/// The text matrix is printed once every URL is known (its columns are sized to them), so it
+/// holds at most this many URLs, of at most this many bytes in all; `--json` streams.
+/// (The refusal names these two figures in words: keep it in step.)
+const MAX_MATRIX_TEXT_URLS: usize = 10_000;
+const MAX_MATRIX_TEXT_URL_BYTES: usize = 16 * 1024 * 1024;
+
+/// The text matrix is laid out for a terminal this wide.
+const MATRIX_WIDTH: usize = 100;
+
+/// What `robots test` tests for: one crawler (the historical one-line-per-URL output) or a matrix.
+enum Bots<'a> {
+    One(&'a str),
+    Matrix(Vec<MatrixBot>),
+}
+
+/// The crawlers of `--user-agent` and `--profile`, in that order, each once.
+fn bots(args: &TestArgs) -> anyhow::Result<Bots<'_>> {
+    if let ([user_agent], []) = (args.user_agents.as_slice(), args.profiles.as_slice()) {
+        return Ok(Bots::One(product_token(user_agent)?));
+    }
+    let mut bots: Vec<MatrixBot> = Vec::new();
+    for user_agent in &args.user_agents {
+        bots.push(MatrixBot::token(product_token(user_agent)?));
+    }
+    for name in &args.profiles {
+        if name.eq_ignore_ascii_case("all") {
+            bots.extend(Profile::builtins().iter().map(MatrixBot::profile));
+        } else if let Some(profile) = Profile::builtin(name) {
+            bots.push(MatrixBot::profile(&profile));
+        } else {
+            let builtins: Vec<String> = Profile::builtins().into_iter().map(|p| p.name).collect();
+            bail!(
+                "--profile `{name}` is not a built-in profile; the built-ins are {} (`all` for \
+                 every one). For another crawler, pass its product token with --user-agent",
+                builtins.join(", ")
+            );
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    bots.retain(|bot| seen.insert(bot.label.to_ascii_lowercase()));
+    if bots.len() > MAX_BOTS {
+        bail!(
+            "{} crawlers given; a matrix takes at most {MAX_BOTS} (split them over several runs)",
+            bots.len()
+        );
+    }
+    Ok(Bots::Matrix(bots))
+}
+
+/// `robots test` with several crawlers: JSON lines streamed, or the text matrix once every URL
+/// is read.
+fn test_matrix(matrix: &Matrix<'_>, args: &TestArgs) -> anyhow::Result<ExitCode> {
+    let mut out = terminal::stdout(Escapes::of_json(args.json));
+    let mut tested = 0u64;
+    if args.json {
+        let mut test = |url: &str, out: &mut _| -> anyhow::Result<()> {
+            tested += 1;
+            Ok(matrix.write_json(url, out)?)
+        };
+        if let Some(source) = &args.urls_from {
+            for_each_line(source, |url| test(url, &mut out))?;
+        } else {
+            for url in &args.urls {
+                test(url, &mut out)?;
+            }
+        }
+    } else {
+        let urls = if let Some(source) = &args.urls_from {
+            let mut urls = Vec::new();
+            let mut bytes = 0;
+            for_each_line(source, |url| {
+                bytes += url.len();
+                if urls.len() == MAX_MATRIX_TEXT_URLS || bytes > MAX_MATRIX_TEXT_URL_BYTES {
+                    bail!(
+                        "the text matrix takes at most 10,000 URLs (16 MiB of them): it is laid \
+                         out once all are read; --json streams any number"
+                    );
+                }
+                urls.push(url.to_owned());
+                Ok(())
+            })?;
+            urls
+        } else {
+            args.urls.clone()
+        };
+        tested = urls.len() as u64;
+        if tested > 0 {
+            // Tabs too: the columns are aligned with spaces, and a tab would break them.
+            let show = |text: &str| terminal::safe(text).replace('\t', "\\t");
+            matrix.write_text(&urls, MATRIX_WIDTH, &show, &mut out)?;
         }
     }
     out.flush()?;
