@@ -2,6 +2,7 @@
 
 use crate::util::{crawlgate, report_json, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
+use std::fmt::Write as _;
 
 #[test]
 fn a_robots_txt_of_a_hundred_thousand_blank_lines_makes_a_small_report_that_still_quotes_its_cited_line()
@@ -173,4 +174,93 @@ fn a_rule_broken_by_every_sitemap_url_keeps_ten_thousand_findings_and_counts_the
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("- **Findings not kept:** `sitemap/out-of-path-scope`: 1000 more"));
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// The byte bounds take a flag and a config key each, checked like the other bounds.
+#[test]
+fn the_byte_bounds_are_set_by_flag_or_config_and_out_of_range_values_exit_2() {
+    // Every page links to ten new pages with 1 KB URLs.
+    let pad = "x".repeat(1_000);
+    let site = ServedSite::new().generate("/", move |target| {
+        let n: u64 = target
+            .trim_start_matches('/')
+            .split('?')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let mut links = String::new();
+        for i in 1..=10 {
+            let _ = write!(links, "<a href=\"/{}?{pad}\">{i}</a>", n * 10 + i);
+        }
+        Some(format!("<html><body>{links}</body></html>").into())
+    });
+    let server = SiteServer::start_in_background(site).unwrap();
+    let url = server.url("/");
+    let bound_hit = |extra: &[&str]| {
+        let out = scratch(&format!("byte-bounds-{}", extra.len()));
+        let mut args = vec![
+            "audit",
+            url.as_str(),
+            "--quiet",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "--max-pages",
+            "30",
+            "--output-dir",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let output = crawlgate(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        let report = report_json(&out);
+        let hit: Vec<String> = report["summary"]["bounds_hit"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_str().unwrap().to_owned())
+            .collect();
+        let _ = std::fs::remove_dir_all(&out);
+        hit
+    };
+    let by_flag = bound_hit(&["--max-discovered-bytes", "20000"]);
+    assert!(
+        by_flag
+            .iter()
+            .any(|b| b == "discovery bound (20000 bytes of known URLs)"),
+        "{by_flag:?}"
+    );
+    let dir = scratch("byte-bounds-config");
+    let config = dir.join("crawlgate.toml");
+    std::fs::write(
+        &config,
+        "max_discovered_bytes = 20000\nmax_sitemap_entry_bytes = 4096\n",
+    )
+    .unwrap();
+    let by_config = bound_hit(&["--config", config.to_str().unwrap()]);
+    assert!(
+        by_config
+            .iter()
+            .any(|b| b == "discovery bound (20000 bytes of known URLs)"),
+        "{by_config:?}"
+    );
+    for bad in ["10", "x", "99999999999999999"] {
+        let output = crawlgate(&["audit", url.as_str(), "--max-sitemap-entry-bytes", bad]);
+        assert_eq!(output.status.code(), Some(2), "{bad}");
+        assert!(
+            text(&output.stderr).contains("number of bytes"),
+            "{}",
+            text(&output.stderr)
+        );
+    }
+    std::fs::write(&config, "max_discovered_bytes = 5\n").unwrap();
+    let output = crawlgate(&["audit", url.as_str(), "--config", config.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        text(&output.stderr).contains("max_discovered_bytes"),
+        "{}",
+        text(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

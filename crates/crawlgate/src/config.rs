@@ -305,6 +305,10 @@ pub struct ConfigFile {
     pub sitemap_only: Option<bool>,
     /// URLs recorded, fetched or not (`--max-discovered`).
     pub max_discovered: Option<u64>,
+    /// Bytes of URL text recorded (`--max-discovered-bytes`).
+    pub max_discovered_bytes: Option<u64>,
+    /// Bytes of sitemap entries kept for the checks (`--max-sitemap-entry-bytes`).
+    pub max_sitemap_entry_bytes: Option<u64>,
     /// Requests in flight at once to one host (`--per-host`).
     pub per_host: Option<usize>,
     /// Seconds allowed for one request (`--timeout`).

@@ -8,8 +8,8 @@
 
 use crate::commands::audit::{AuditArgs, parse_sarif_map_entry};
 use crate::commands::crawl_args::{
-    checked_concurrency, checked_max_discovered, checked_rate, checked_seconds,
-    parse_robots_override,
+    checked_bound_bytes, checked_concurrency, checked_max_discovered, checked_rate,
+    checked_seconds, parse_robots_override,
 };
 use crate::commands::input::read_text_at_most;
 use anyhow::{Context, Result, anyhow, bail};
@@ -177,6 +177,14 @@ fn apply_scope_config(
     }
     if let Some(hosts) = filled.take("allow_hosts", file.allow_hosts.clone()) {
         crawl.allow_hosts = hosts;
+    }
+    if let Some(n) = filled.take("max_discovered_bytes", file.max_discovered_bytes) {
+        crawl.max_discovered_bytes =
+            checked_bound_bytes(n).map_err(config_error("max_discovered_bytes"))?;
+    }
+    if let Some(n) = filled.take("max_sitemap_entry_bytes", file.max_sitemap_entry_bytes) {
+        crawl.max_sitemap_entry_bytes =
+            checked_bound_bytes(n).map_err(config_error("max_sitemap_entry_bytes"))?;
     }
     if let Some(n) = filled.take("max_discovered", file.max_discovered) {
         crawl.max_discovered = checked_max_discovered(n).map_err(config_error("max_discovered"))?;

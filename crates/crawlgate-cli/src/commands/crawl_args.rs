@@ -140,6 +140,16 @@ pub(crate) struct CrawlArgs {
     #[arg(help_heading = "Scope", long, value_name = "N", default_value_t = Bounds::default().max_discovered, value_parser = parse_max_discovered)]
     pub(crate) max_discovered: u64,
 
+    /// Record at most this many bytes of URL text (the same bound, in bytes: a site of 2 KB
+    /// URLs reaches it long before --max-discovered).
+    #[arg(help_heading = "Scope", long, value_name = "BYTES", default_value_t = Bounds::default().max_discovered_bytes, value_parser = parse_bound_bytes)]
+    pub(crate) max_discovered_bytes: u64,
+
+    /// Keep at most this many bytes of sitemap entries (and their issues) for the sitemap
+    /// checks, over all sitemaps; past it, entries are still crawled and counted.
+    #[arg(help_heading = "Scope", long, value_name = "BYTES", default_value_t = Bounds::default().max_sitemap_entry_bytes, value_parser = parse_bound_bytes)]
+    pub(crate) max_sitemap_entry_bytes: u64,
+
     /// The User-Agent header sent (default: crawlgate's own). Verdicts are always computed for
     /// the profiles, never for this string.
     #[arg(help_heading = "Crawl", long, value_name = "UA")]
@@ -236,6 +246,8 @@ impl CrawlArgs {
         config.bounds.max_depth = self.max_depth;
         config.bounds.max_page_bytes = self.max_body_bytes;
         config.bounds.max_discovered = self.max_discovered;
+        config.bounds.max_discovered_bytes = self.max_discovered_bytes;
+        config.bounds.max_sitemap_entry_bytes = self.max_sitemap_entry_bytes;
         config.obey_robots = self.obey_robots;
         config.sitemaps.clone_from(&self.sitemaps);
         config.scope.include_subdomains = self.include_subdomains;
@@ -383,6 +395,29 @@ pub(crate) fn parse_concurrency(text: &str) -> Result<usize, String> {
         .ok()
         .and_then(|n| checked_concurrency(n).ok())
         .ok_or_else(|| format!("`{text}` is not a number from 1 to 1024"))
+}
+
+/// A memory bound in bytes (`--max-discovered-bytes`, `--max-sitemap-entry-bytes`): from 1 KiB
+/// to 16 GiB.
+pub(crate) fn parse_bound_bytes(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| checked_bound_bytes(n).ok())
+        .ok_or_else(|| {
+            format!("`{text}` is not a number of bytes from 1024 to 17179869184 (16 GiB)")
+        })
+}
+
+/// A memory bound in bytes (in crawlgate.toml) in the range [`parse_bound_bytes`] accepts.
+pub(crate) fn checked_bound_bytes(n: u64) -> Result<u64, String> {
+    if (1024..=16 * 1024 * 1024 * 1024).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "`{n}` is not a number of bytes from 1024 to 17179869184 (16 GiB)"
+        ))
+    }
 }
 
 /// A number of requests in flight (`concurrency`, `per_host` in crawlgate.toml) in the range
