@@ -1,6 +1,6 @@
 //! `crawlgate robots test` and `crawlgate robots lint`, end to end.
 
-use crate::util::crawlgate;
+use crate::util::{crawlgate, text};
 use crawlgate_test_support::{fixtures_dir, repo_dir};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -785,4 +785,88 @@ fn matrix_text_refuses_more_urls_than_it_lays_out_and_json_streams_them() {
     assert!(stdout(&text).is_empty());
     assert_eq!(json.status.code(), Some(0), "{}", stderr(&json));
     assert_eq!(stdout(&json).lines().count(), 20_002);
+}
+
+/// `robots generate`: the shop policy's file lints clean and gives the policy's verdicts, bot by
+/// bot, as `robots test` reads it; a policy that cannot be written as asked exits 2.
+#[test]
+fn a_generated_robots_txt_lints_clean_and_gives_the_policys_verdicts() {
+    let dir = crate::util::scratch("robots-generate");
+    let file = dir.join("robots.txt");
+    let policy = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/policies/shop.toml"
+    );
+    let output = crawlgate(&["robots", "generate", policy, "-o", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let shown = text(&output.stdout);
+    assert!(shown.contains("robots lint finds nothing"), "{shown}");
+    assert!(shown.contains("GPTBot") && shown.contains("https://platform.openai.com/docs/bots"));
+    let lint = crawlgate(&[
+        "robots",
+        "lint",
+        file.to_str().unwrap(),
+        "--user-agent",
+        "googlebot",
+        "--user-agent",
+        "googlebot-image",
+    ]);
+    assert_eq!(lint.status.code(), Some(0), "{}", text(&lint.stdout));
+    assert_eq!(text(&lint.stdout), "");
+    for (bot, path, verdict) in [
+        ("Googlebot", "/shoes/red", "allowed"),
+        ("Googlebot", "/checkout/pay", "disallowed"),
+        ("Googlebot", "/checkout/help", "allowed"),
+        ("Googlebot", "/search?q=red", "disallowed"),
+        // Its own group repeats the `*` rules, and adds one.
+        ("Googlebot-Image", "/checkout/pay", "disallowed"),
+        ("Googlebot-Image", "/lookbook/drafts/a.jpg", "disallowed"),
+        ("Googlebot", "/lookbook/drafts/a.jpg", "allowed"),
+        ("GPTBot", "/", "disallowed"),
+        ("ClaudeBot", "/shoes/red", "disallowed"),
+        ("Google-Extended", "/", "disallowed"),
+    ] {
+        let test = crawlgate(&[
+            "robots",
+            "test",
+            file.to_str().unwrap(),
+            "--user-agent",
+            bot,
+            path,
+        ]);
+        let answer = text(&test.stdout);
+        assert_eq!(
+            answer.split('\t').next(),
+            Some(verdict),
+            "{bot} {path}: {answer}"
+        );
+    }
+    for (policy, message) in [
+        (
+            "[[group]]\nuser_agents = [\"Bad Bot\"]\n",
+            "not a robots.txt product token",
+        ),
+        (
+            "[[group]]\nuser_agents = [\"*\"]\ndisallow = [\"admin/\"]\n",
+            "not a path pattern",
+        ),
+        (
+            "block = [\"GPTBot\"]\nblock_ai_crawlers = true\n[[group]]\nuser_agents = [\"gptbot\"]\n",
+            "named twice",
+        ),
+        ("sitemaps = [\"/sitemap.xml\"]\n", "not an absolute http"),
+        ("blok = [\"GPTBot\"]\n", "unknown field"),
+    ] {
+        let path = dir.join("bad.toml");
+        std::fs::write(&path, policy).unwrap();
+        let output = crawlgate(&["robots", "generate", path.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(2), "{policy}");
+        assert!(
+            text(&output.stderr).contains(message),
+            "{policy}: {}",
+            text(&output.stderr)
+        );
+        assert_eq!(text(&output.stdout), "", "nothing written for {policy}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -22,6 +22,7 @@
 
 mod agent;
 pub mod diff;
+pub mod generate;
 pub mod lint;
 mod parse;
 mod pattern;

@@ -11,6 +11,7 @@ pub(crate) mod live;
 pub(crate) mod net;
 pub(crate) mod robots;
 pub(crate) mod robots_diff;
+pub(crate) mod robots_generate;
 pub(crate) mod rules;
 pub(crate) mod sitemap;
 

@@ -9,7 +9,7 @@
 
 use crate::commands::input::{fetch, for_each_line, read_robots};
 use crate::commands::net::ConnectArgs;
-use crate::commands::{net, robots_diff};
+use crate::commands::{net, robots_diff, robots_generate};
 use crate::exit;
 use crate::terminal::{self, Escapes};
 use anyhow::bail;
@@ -38,6 +38,7 @@ enum RobotsCommand {
     Test(TestArgs),
     Lint(LintArgs),
     Diff(robots_diff::DiffArgs),
+    Generate(robots_generate::GenerateArgs),
 }
 
 /// Tell whether a crawler may fetch each URL, as Googlebot reads robots.txt.
@@ -175,6 +176,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
         RobotsCommand::Test(test) => (&test.file, &test.connect),
         RobotsCommand::Lint(lint) => (&lint.file, &lint.connect),
         RobotsCommand::Diff(diff) => return robots_diff::run(diff),
+        RobotsCommand::Generate(generate) => return robots_generate::run(generate),
     };
     if let Some(url) = net::as_url(file) {
         let robots = fetch(&url?, &connect.http()?)?;
@@ -185,6 +187,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
                 RobotsEffect::DisallowAll => test_all_disallowed(&robots, &args),
             },
             RobotsCommand::Diff(args) => robots_diff::run(&args),
+            RobotsCommand::Generate(args) => robots_generate::run(&args),
             RobotsCommand::Lint(args) => match robots.effect {
                 RobotsEffect::Rules => lint_body(
                     robots.url.as_str(),
@@ -196,6 +199,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
         };
     }
     match args.command {
+        RobotsCommand::Generate(args) => robots_generate::run(&args),
         RobotsCommand::Test(args) => {
             // Google parses only the first 500 KiB, so nothing past it is read.
             let (body, _) = read_robots(&args.file, GOOGLE_MAX_ROBOTS_BYTES)?;
