@@ -21,4 +21,5 @@ mod robots_diff_cmd;
 mod rules_cmd;
 mod scope_cmd;
 mod sitemap_cmd;
+mod sitemap_generate_cmd;
 mod util;

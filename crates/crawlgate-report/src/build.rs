@@ -414,17 +414,31 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
         detail,
         content_type,
         canonical,
-        in_sitemaps: resource
-            .listed_in
-            .iter()
-            .map(|l| l.sitemap.to_string())
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect(),
+        last_modified: page.and_then(last_modified),
+        in_sitemaps: listing_sitemaps(resource),
         inbound_links: resource.inbound_links.followed,
         profiles,
         rendered: page.and_then(|p| rendered_record(site, p)),
     }
+}
+
+/// The page's `Last-Modified` header as a W3C datetime, when it sent a valid one.
+fn last_modified(page: &FetchedPage) -> Option<String> {
+    page.headers
+        .iter()
+        .find(|h| h.is("last-modified"))
+        .and_then(|h| crate::sitemap_gen::last_modified_w3c(&h.value))
+}
+
+/// The sitemaps listing `resource`, sorted, each once.
+fn listing_sitemaps(resource: &Resource) -> Vec<String> {
+    resource
+        .listed_in
+        .iter()
+        .map(|l| l.sitemap.to_string())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }
 
 /// Error text kept per rendered page in the report (the rules quote more).

@@ -24,6 +24,7 @@ mod build;
 mod fingerprint;
 mod model;
 mod render;
+mod sitemap_gen;
 #[cfg(test)]
 mod test_report;
 mod url_map;
@@ -37,5 +38,10 @@ pub use render::{
     FALLBACK_PREFIX, Format, JsonRenderer, JunitRenderer, Manifest, RenderError, RenderOptions,
     Renderer, Renderers, SarifMap, SarifMapError, SarifRenderer, TemplateRenderer, folder_of,
     write_file_atomically, write_reports,
+};
+pub use sitemap_gen::{
+    GeneratedSitemaps, MAX_BYTES as SITEMAP_MAX_BYTES, MAX_LOC_CHARS as SITEMAP_MAX_LOC_CHARS,
+    MAX_URLS as SITEMAP_MAX_URLS, SitemapFile, SitemapGenError, SitemapGenOptions, SitemapUrl,
+    chosen_profile, generate_sitemaps, last_modified_w3c, sitemap_urls,
 };
 pub use url_map::{MapError, UrlMap};

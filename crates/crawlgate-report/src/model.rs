@@ -312,6 +312,11 @@ pub struct PageRecord {
     /// The effective canonical target, when declared (in head or header).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canonical: Option<String>,
+    /// When the page last changed, from its `Last-Modified` header as a W3C datetime
+    /// (`2019-02-04T10:00:00Z`): the `<lastmod>` of generated sitemaps. Absent when the page
+    /// sent none or one that is no HTTP date.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_modified: Option<String>,
     /// Sitemaps listing it.
     pub in_sitemaps: Vec<String>,
     /// Followed internal links pointing at it.

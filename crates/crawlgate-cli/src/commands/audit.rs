@@ -163,6 +163,11 @@ pub(crate) struct AuditArgs {
     #[arg(help_heading = "CI", long, value_name = "FILE")]
     pub(crate) write_baseline: Option<PathBuf>,
 
+    /// Also write XML sitemaps of the pages the first profile may index into this folder, as
+    /// `crawlgate sitemap generate --from REPORT -o DIR` would from this audit's report.
+    #[arg(help_heading = "Reports", long, value_name = "DIR")]
+    pub(crate) write_sitemaps: Option<PathBuf>,
+
     /// A crawler robots.txt keeps out on purpose (gptbot, ccbot, claudebot, any profile name):
     /// audited too (added to the --profile list), its being blocked is then a notice, and the
     /// pages it may still crawl are the finding (robots/expected-blocked-allowed). Repeatable.
@@ -247,10 +252,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     };
 
     // Where the results go is checked before the crawl, not after it.
-    atomic::check_output_dir(&args.output_dir)?;
-    if let Some(path) = &args.write_baseline {
-        atomic::check_output_file(path, "--write-baseline")?;
-    }
+    check_outputs(&args)?;
     let progress = live::progress_bar(args.quiet);
     let started = Instant::now();
     let bar = progress.clone();
@@ -320,10 +322,27 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     }
     let written = write_audit_reports(&args, &report, &renderers, &formats)?;
     super::print_summary(&audit_summary(&report, &http, &written));
+    if let Some(dir) = &args.write_sitemaps {
+        super::sitemap::write_sitemaps(&report, &super::sitemap::GenerateOptions::default(), dir)
+            .context("--write-sitemaps")?;
+    }
     if let Some(message) = start_error {
         eprint!("{}", crate::terminal::safe(&message));
     }
     Ok(exit::code(status))
+}
+
+/// Check that every output path can be written: the report folder, `--write-baseline`,
+/// `--write-sitemaps`.
+fn check_outputs(args: &AuditArgs) -> Result<()> {
+    atomic::check_output_dir(&args.output_dir)?;
+    if let Some(path) = &args.write_baseline {
+        atomic::check_output_file(path, "--write-baseline")?;
+    }
+    if let Some(dir) = &args.write_sitemaps {
+        atomic::check_output_dir(dir).context("--write-sitemaps")?;
+    }
+    Ok(())
 }
 
 /// Write the reports in `formats` into the output folder; the files written.

@@ -1,0 +1,221 @@
+//! `crawlgate sitemap generate` and `audit --write-sitemaps`: the sitemaps of an audit's
+//! indexable canonical pages, checked against the audit's report and by `sitemap check`.
+
+use crate::util::{crawlgate, report_json, scratch, text};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The URLs the generator's rule picks from report.json for `profile`, computed here from the
+/// page records: fetched, 200, HTML, indexable, on the start URL's origin.
+fn expected_urls(report: &serde_json::Value, profile: &str) -> BTreeSet<String> {
+    let start = url::Url::parse(report["target"]["start_url"].as_str().unwrap()).unwrap();
+    report["pages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|page| {
+            page["kind"] == "page"
+                && page["state"] == "fetched"
+                && page["status"] == 200
+                && page["content_type"]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with("text/html"))
+                && page["profiles"][profile]["indexable"] == true
+                && url::Url::parse(page["url"].as_str().unwrap())
+                    .is_ok_and(|url| url.origin() == start.origin())
+        })
+        .map(|page| page["url"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The `<loc>`s of a sitemap file, unescaped.
+fn locs(path: &Path) -> Vec<String> {
+    let xml = std::fs::read_to_string(path).unwrap();
+    xml.split("<loc>")
+        .skip(1)
+        .map(|rest| rest.split("</loc>").next().unwrap().replace("&amp;", "&"))
+        .collect()
+}
+
+/// `sitemap check FILE --url URL` exits 0 and prints no error.
+fn check_passes(path: &Path, url: &str) {
+    let output = crawlgate(&["sitemap", "check", path.to_str().unwrap(), "--url", url]);
+    let stdout = text(&output.stdout);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{stdout}{}",
+        text(&output.stderr)
+    );
+    assert!(!stdout.contains("error["), "{stdout}");
+}
+
+#[test]
+fn the_demo_sitemap_lists_exactly_its_indexable_canonical_pages() {
+    let dir = scratch("sitemap-generate-demo");
+    let audit = dir.join("audit");
+    let during = dir.join("during");
+    let after = dir.join("after");
+    let output = crawlgate(&[
+        "audit",
+        "--demo",
+        "--quiet",
+        "--format",
+        "json",
+        "-o",
+        audit.to_str().unwrap(),
+        "--write-sitemaps",
+        during.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains("Sitemap: http://www.northwind.test/sitemap.xml"),
+        "{}",
+        text(&output.stdout)
+    );
+    let report = report_json(&audit);
+    // The demo holds every kind of page the rule leaves out.
+    let pages = report["pages"].as_array().unwrap();
+    let any = |test: &dyn Fn(&serde_json::Value) -> bool| pages.iter().any(test);
+    assert!(any(&|p| p["state"] == "redirected"));
+    assert!(any(&|p| p["status"] == 404));
+    assert!(any(&|p| p["profiles"]["googlebot"]["noindex"] == true));
+    assert!(any(&|p| p["profiles"]["googlebot"]["why_not"]
+        .as_str()
+        .is_some_and(|w| w.starts_with("canonical points to"))));
+
+    let generated = crawlgate(&[
+        "sitemap",
+        "generate",
+        "--from",
+        audit.to_str().unwrap(),
+        "-o",
+        after.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        generated.status.code(),
+        Some(0),
+        "{}",
+        text(&generated.stderr)
+    );
+    let sitemap = after.join("sitemap.xml");
+    // `audit --write-sitemaps` writes the same bytes as `sitemap generate` from its report.
+    assert_eq!(
+        std::fs::read(during.join("sitemap.xml")).unwrap(),
+        std::fs::read(&sitemap).unwrap()
+    );
+    let listed = locs(&sitemap);
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(listed, sorted, "sorted by URL");
+    let expected = expected_urls(&report, "googlebot");
+    assert!(expected.len() > 10, "{expected:?}");
+    assert_eq!(listed.into_iter().collect::<BTreeSet<_>>(), expected);
+    check_passes(&sitemap, "http://www.northwind.test/sitemap.xml");
+
+    // <lastmod> only where the page sent Last-Modified, as its record says; the demo's one
+    // such page (the press page) is noindex, so the demo's sitemap has none, and never the
+    // audit's time.
+    let xml = std::fs::read_to_string(&sitemap).unwrap();
+    let dated: Vec<&serde_json::Value> = pages
+        .iter()
+        .filter(|p| expected.contains(p["url"].as_str().unwrap()))
+        .filter(|p| p["last_modified"].is_string())
+        .collect();
+    assert_eq!(xml.matches("<lastmod>").count(), dated.len(), "{xml}");
+    for page in dated {
+        assert!(xml.contains(&format!(
+            "<loc>{}</loc>\n    <lastmod>{}</lastmod>",
+            page["url"].as_str().unwrap(),
+            page["last_modified"].as_str().unwrap()
+        )));
+    }
+    assert!(
+        pages
+            .iter()
+            .any(|p| p["last_modified"] == "2019-02-04T10:00:00Z")
+    );
+    assert!(!xml.contains("/press<"));
+
+    gzipped_for_bingbot(&audit, &dir);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Gzipped, for bingbot, under another base URL: still a clean sitemap.
+fn gzipped_for_bingbot(audit: &Path, dir: &Path) {
+    let gz = dir.join("gz");
+    let output = crawlgate(&[
+        "sitemap",
+        "generate",
+        "--from",
+        audit.join("report.json").to_str().unwrap(),
+        "-o",
+        gz.to_str().unwrap(),
+        "--gzip",
+        "--profile",
+        "bingbot",
+        "--base-url",
+        "http://www.northwind.test/maps/",
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stdout).contains("Sitemap: http://www.northwind.test/maps/sitemap.xml.gz"),
+        "{}",
+        text(&output.stdout)
+    );
+    check_passes(
+        &gz.join("sitemap.xml.gz"),
+        "http://www.northwind.test/sitemap.xml.gz",
+    );
+}
+
+#[test]
+fn bad_inputs_exit_2_with_a_message() {
+    let dir = scratch("sitemap-generate-bad");
+    let not_report = dir.join("x.json");
+    std::fs::write(&not_report, "{\"x\": 1}").unwrap();
+    let report = dir.join("report.json");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/reports/minimal.json"),
+        &report,
+    )
+    .unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = dir.join("out");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--from", "/nonexistent/report.json"],
+            "/nonexistent/report.json",
+        ),
+        (
+            &["--from", not_report.to_str().unwrap()],
+            "is not a crawlgate report.json",
+        ),
+        (
+            &["--from", report.to_str().unwrap(), "--profile", "nobot"],
+            "has no profile `nobot`",
+        ),
+        (
+            &[
+                "--from",
+                report.to_str().unwrap(),
+                "-o",
+                file.to_str().unwrap(),
+            ],
+            "is a file",
+        ),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["sitemap", "generate"];
+        all.extend_from_slice(args);
+        if !args.contains(&"-o") {
+            all.extend(["-o", out.to_str().unwrap()]);
+        }
+        let output = crawlgate(&all);
+        let stderr = text(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
