@@ -352,6 +352,9 @@ pub struct ConfigFile {
     /// Write this audit's findings as a baseline (`--write-baseline`), relative to the current
     /// folder.
     pub write_baseline: Option<String>,
+    /// Write XML sitemaps of the indexable pages into this folder (`--write-sitemaps`), relative
+    /// to the current folder.
+    pub write_sitemaps: Option<String>,
     pub fail_on: Option<String>,
     /// `production` or `staging` (`--environment`).
     pub environment: Option<String>,

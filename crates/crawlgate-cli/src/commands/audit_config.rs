@@ -4,7 +4,8 @@
 //! `--cookie`). The command line (and the environment: `$CRAWLGATE_BASIC_AUTH`,
 //! `$CRAWLGATE_COOKIE`) wins; the file fills in what it did not give; the demo's own settings
 //! fill in what neither gave. Paths the file names are read from its folder when relative;
-//! the files it asks to write (`output_dir`, `write_baseline`) are relative to the current one.
+//! the files it asks to write (`output_dir`, `write_baseline`, `write_sitemaps`) are relative to
+//! the current one.
 
 use crate::commands::audit::{AuditArgs, parse_sarif_map_entry};
 use crate::commands::crawl_args::{
@@ -308,6 +309,9 @@ fn apply_report_config(
             parse_sarif_map_entry(entry).map_err(config_error("sarif_map"))?;
         }
         args.sarif_map.clone_from(entries);
+    }
+    if let Some(dir) = filled.take("write_sitemaps", file.write_sitemaps.as_ref()) {
+        args.write_sitemaps = Some(PathBuf::from(dir));
     }
     if let Some(path) = filled.take("write_baseline", file.write_baseline.as_ref()) {
         args.write_baseline = Some(PathBuf::from(path));
