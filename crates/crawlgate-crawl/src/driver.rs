@@ -127,6 +127,7 @@ pub async fn crawl_and_render(
     let backoffs = driver.pacing.backoffs();
     driver.crawl.backed_off(backoffs);
     let scope = driver.crawl.site_scope().clone();
+    let bounds = driver.crawl.config().bounds.clone();
     let fetcher = driver.fetcher.clone();
     let mut site = driver.crawl.finish();
     if let Some((renderer, settings)) = render
@@ -139,6 +140,7 @@ pub async fn crawl_and_render(
             http,
             fetcher: &fetcher,
             scope: &scope,
+            bounds: &bounds,
             deadline,
             stop,
         }

@@ -12,8 +12,9 @@
 
 use crate::HttpOptions;
 use crate::client::Fetcher;
-use crawlgate_core::crawl::SiteScope;
+use crawlgate_core::crawl::{Bounds, SiteScope};
 use crawlgate_core::http::HeaderLine;
+use crawlgate_core::site::robots_file::ROBOTS_MAX_REDIRECTS;
 use crawlgate_core::site::{
     BlockedRequest, Bound, RenderCapture, RenderOutcome, RenderedPage, ResourceKind, RobotsFile,
     Site, UrlVerdict, origin_of, robots_url_of,
@@ -71,6 +72,8 @@ pub(crate) struct RenderPhase<'a> {
     pub(crate) http: &'a HttpOptions,
     pub(crate) fetcher: &'a Fetcher,
     pub(crate) scope: &'a SiteScope,
+    /// The crawl's bounds: bodies are read as the crawl read them.
+    pub(crate) bounds: &'a Bounds,
     /// When the crawl's total time runs out; `None`: never.
     pub(crate) deadline: Option<Instant>,
     pub(crate) stop: &'a crate::StopHandle,
@@ -116,6 +119,7 @@ impl RenderPhase<'_> {
             scope: self.scope,
             credentials: self.http.access.header_lines(),
             fetcher: self.fetcher,
+            max_robots_bytes: self.bounds.max_robots_bytes,
             other_robots: &other_robots,
             pace: self.http.pace,
             next_start: &next_start,
@@ -184,10 +188,9 @@ impl RenderPhase<'_> {
         gate: &Gate<'_>,
         lifted: Option<&Gate<'_>>,
     ) -> Option<(Url, RenderedPage)> {
-        let bounds = crawlgate_core::crawl::Bounds::default();
         let response = self
             .fetcher
-            .fetch_url(url, 0, Some(bounds.max_page_bytes))
+            .fetch_url(url, 0, Some(self.bounds.max_page_bytes))
             .await;
         let received = response.outcome.ok()?;
         if received.status != 200 || received.final_url != *url {
@@ -277,6 +280,8 @@ struct Gate<'a> {
     /// The access headers (`--header`, `--cookie`, `--basic-auth`), for in-scope requests only.
     credentials: Vec<(String, String)>,
     fetcher: &'a Fetcher,
+    /// Body bytes read per robots.txt fetched here (the crawl's bound).
+    max_robots_bytes: u64,
     /// Robots.txt of origins the crawl did not fetch, fetched on first use.
     other_robots: &'a tokio::sync::Mutex<HashMap<String, Option<Arc<RobotsFile>>>>,
     pace: crate::Pace,
@@ -345,10 +350,11 @@ impl Gate<'_> {
 
     async fn fetch_robots(&self, url: &Url, origin: &str) -> RobotsFile {
         let robots_url = Url::parse(&robots_url_of(url)).unwrap_or_else(|_| url.clone());
-        let bounds = crawlgate_core::crawl::Bounds::default();
+        // As the crawl fetches robots.txt: Google follows five redirect hops, then reads a 404.
+        let hops = u32::try_from(ROBOTS_MAX_REDIRECTS).unwrap_or(u32::MAX);
         let response = self
             .fetcher
-            .fetch_url(&robots_url, 5, Some(bounds.max_robots_bytes))
+            .fetch_url(&robots_url, hops, Some(self.max_robots_bytes))
             .await;
         RobotsFile::from_fetch(
             origin.to_owned(),
