@@ -2,8 +2,9 @@
 //! cases beside them), crawled offline (no network) through the same crawl logic as real audits.
 //! The renderer tests' canned sites (`crates/crawlgate-report/tests/sites/`) have the same shape.
 
-use crawlgate_core::crawl::{CrawlConfig, OfflineSite, Request, Response, run_offline};
-use crawlgate_core::http::HeaderLine;
+use crawlgate_core::crawl::{
+    CrawlConfig, OfflineSite, Request, Response, parse_header_line, run_offline,
+};
 use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::site::{
@@ -189,10 +190,7 @@ impl GeneratedBody {
                 headers: self
                     .headers
                     .iter()
-                    .map(|line| {
-                        let (name, value) = line.split_once(':').unwrap_or((line, ""));
-                        HeaderLine::new(name.trim(), value.trim())
-                    })
+                    .map(|line| parse_header_line(line))
                     .collect(),
                 body: body[..body.len().min(limit)].to_vec(),
                 body_truncated,

@@ -25,7 +25,9 @@ mod recording;
 mod requests;
 
 pub use config::{Bounds, CrawlConfig, CrawlMode, Exclusion, Scope, SiteScope, subdomain_root};
-pub use offline::{BodyPart, CannedResponse, MAX_CANNED_BODY_BYTES, OfflineSite, run_offline};
+pub use offline::{
+    BodyPart, CannedResponse, MAX_CANNED_BODY_BYTES, OfflineSite, parse_header_line, run_offline,
+};
 pub use prepare::{Prepared, Preparer};
 
 use crate::finding::RedirectHop;

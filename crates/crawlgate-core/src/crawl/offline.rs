@@ -97,7 +97,7 @@ impl OfflineSite {
                 };
             }
             let (status, headers, body) = match canned {
-                Some(c) => (c.status, header_lines(c), c.body_bytes()),
+                Some(c) => (c.status, c.header_lines(), c.body_bytes()),
                 None => (404, Vec::new(), b"not found".to_vec()),
             };
             let location = canned.and_then(|c| c.location.clone());
@@ -198,8 +198,11 @@ impl CannedResponse {
     }
 }
 
-fn header_lines(canned: &CannedResponse) -> Vec<HeaderLine> {
-    canned.header_lines()
+/// A header line written `Name: value`, as received (both sides trimmed; no colon: a name
+/// with an empty value).
+pub fn parse_header_line(line: &str) -> HeaderLine {
+    let (name, value) = line.split_once(':').unwrap_or((line, ""));
+    HeaderLine::new(name.trim(), value.trim())
 }
 
 impl CannedResponse {
@@ -209,10 +212,7 @@ impl CannedResponse {
         let mut lines: Vec<HeaderLine> = canned
             .headers
             .iter()
-            .map(|line| {
-                let (name, value) = line.split_once(':').unwrap_or((line, ""));
-                HeaderLine::new(name.trim(), value.trim())
-            })
+            .map(|line| parse_header_line(line))
             .collect();
         if let Some(location) = &canned.location {
             lines.push(HeaderLine::new("Location", location.clone()));
