@@ -10,19 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${CARGO_TARGET_DIR:-target}"
+# shellcheck source=benches/common.sh
+. benches/common.sh
 sizes="${PAGES:-10000 100000}"
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 cargo build --release --quiet -p crawlgate-cli -p crawlgate-benches --bin crawlgate --bin crawl-bench-site
 
-elapsed() { awk '/Elapsed \(wall clock\)/ { n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$1"; }
 peak() { awk '/Maximum resident set size/ { print $NF }' "$1"; }
 
 previous_pages=""

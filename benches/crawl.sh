@@ -10,20 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${CARGO_TARGET_DIR:-target}"
+# shellcheck source=benches/common.sh
+. benches/common.sh
 runs="${RUNS:-3}"
 sizes="${PAGES:-2000 20000}"
 if [ -z "${SERVER:-}" ]; then
   if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then SERVER=nginx; else SERVER=inprocess; fi
 fi
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 cargo build --release --quiet -p crawlgate-cli -p crawlgate-benches --bin crawlgate --bin crawl-bench-site
 
@@ -34,7 +28,6 @@ report() {
 }
 
 # Elapsed seconds and peak RSS (KB) from /usr/bin/time -v output.
-elapsed() { awk '/Elapsed \(wall clock\)/ { n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$1"; }
 peak() { awk '/Maximum resident set size/ { print $NF }' "$1"; }
 
 # Start the server for a site of $1 pages; sets server_pid and url.

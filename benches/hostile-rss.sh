@@ -8,17 +8,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${CARGO_TARGET_DIR:-target}"
+# shellcheck source=benches/common.sh
+. benches/common.sh
 cases="${CASES:-sitemap-fanout sitemap-findings url-multiply robots-blank robots-gzip-bomb robots-origins deep-nesting attributes template-flood}"
 max_time="${MAX_TIME:-300}"
 limit_mb="${LIMIT_MB:-8192}"
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 cargo build --release --quiet -p crawlgate-cli -p crawlgate-benches --bin crawlgate --bin hostile-site
 bin="${CRAWLGATE_BIN:-$target/release/crawlgate}"
@@ -35,7 +29,7 @@ for case in $cases; do
   kill "$server_pid"
   wait "$server_pid" 2>/dev/null || true
   server_pid=""
-  seconds=$(awk '/Elapsed \(wall clock\)/ { n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$work/audit.time")
+  seconds=$(elapsed "$work/audit.time")
   rss=$(awk '/Maximum resident set size/ { printf "%.1f", $NF / 1024 }' "$work/audit.time")
   sizes=""
   for file in report.html report.md report.json; do

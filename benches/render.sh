@@ -7,15 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${CARGO_TARGET_DIR:-target}"
+# shellcheck source=benches/common.sh
+. benches/common.sh
 pages="${PAGES:-200}"
-work="$(mktemp -d)"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 cargo build --release --quiet -p crawlgate-cli -p crawlgate-benches --bin crawlgate --bin crawl-bench-site
 bin="${CRAWLGATE_BIN:-$target/release/crawlgate}"
@@ -25,7 +19,6 @@ server_pid=$!
 for _ in $(seq 50); do [ -s "$work/url" ] && break; sleep 0.1; done
 url="$(head -n1 "$work/url")"
 
-elapsed() { awk '/Elapsed \(wall clock\)/ { n = split($NF, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i]; print s }' "$1"; }
 peak() { awk '/Maximum resident set size/ { printf "%.1f", $NF / 1024 }' "$1"; }
 
 # The browser's memory: every process whose command is chromium, summed (PSS counts shared pages
