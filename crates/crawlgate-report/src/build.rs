@@ -4,6 +4,7 @@ use crate::model::{
     NumberedLine, PageRecord, PageSignals, ProfileView, RenderedRecord, Report, ReportFinding,
     RobotsReport, RuleDoc, SCHEMA_VERSION, SitemapReport, Summary, Target, Tool,
 };
+use crate::suggest::{RobotsSuggestions, suggest_robots_fixes};
 use crawlgate_core::finding::Evidence;
 use crawlgate_core::signals::{Directives, RobotsRule, Signals};
 use crawlgate_core::site::robots_file::split_lines as robots_split_lines;
@@ -57,7 +58,7 @@ pub fn build(
         .map(|r| page_record(site, r))
         .collect();
     let findings = findings.into_iter().map(ReportFinding::new).collect();
-    Report {
+    let mut report = Report {
         schema_version: SCHEMA_VERSION,
         tool: Tool {
             name: "crawlgate".to_owned(),
@@ -85,7 +86,16 @@ pub fn build(
         sitemaps,
         pages,
         diff: None,
-    }
+        robots_suggestions: RobotsSuggestions::default(),
+    };
+    report.robots_suggestions = suggest_robots_fixes(&report, &|robots_url| {
+        site.robots
+            .values()
+            .find(|file| file.url.as_str() == robots_url)
+            .and_then(|file| file.body())
+            .map(<[u8]>::to_vec)
+    });
+    report
 }
 
 /// A rule's docs split into their sections.

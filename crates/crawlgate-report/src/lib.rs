@@ -25,6 +25,7 @@ mod fingerprint;
 mod model;
 mod render;
 mod sitemap_gen;
+mod suggest;
 #[cfg(test)]
 mod test_report;
 mod url_map;
@@ -43,5 +44,9 @@ pub use sitemap_gen::{
     GeneratedSitemaps, MAX_BYTES as SITEMAP_MAX_BYTES, MAX_LOC_CHARS as SITEMAP_MAX_LOC_CHARS,
     MAX_URLS as SITEMAP_MAX_URLS, SitemapFile, SitemapGenError, SitemapGenOptions, SitemapUrl,
     chosen_profile, generate_sitemaps, last_modified_w3c, sitemap_urls,
+};
+pub use suggest::{
+    FIXABLE_RULES, FileSuggestion, FlipRecord, NotByEdit, ProofRecord, ResolvedFinding,
+    RobotsSuggestions, SuggestedEdit, suggest_robots_fixes, unified_diff,
 };
 pub use url_map::{MapError, UrlMap};

@@ -6,6 +6,7 @@ use crawlgate_core::Severity;
 use crawlgate_core::crawl::CrawlMode;
 use crawlgate_core::finding::{Finding, RedirectHop};
 use crawlgate_core::site::CrawlStats;
+use crate::suggest::RobotsSuggestions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -42,6 +43,9 @@ pub struct Report {
     /// are then the `diff/` findings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diff: Option<DiffSection>,
+    /// robots.txt edits that resolve findings, each proven over the known URLs.
+    #[serde(default, skip_serializing_if = "RobotsSuggestions::is_empty")]
+    pub robots_suggestions: RobotsSuggestions,
 }
 
 /// What changes between two audits (`crawlgate diff BEFORE.json AFTER.json`).

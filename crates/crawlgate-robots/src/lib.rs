@@ -23,14 +23,17 @@
 mod agent;
 pub mod diff;
 pub mod generate;
+mod lines;
 pub mod lint;
 mod parse;
 mod pattern;
 mod prefix_index;
 pub mod sensitive;
+pub mod suggest;
 mod url;
 
 pub use agent::AgentRules;
+pub use lines::{split_lines, split_lines_with_ends};
 pub use crawlgate_issue::Severity;
 
 /// A problem found by [`lint::lint`] at a 1-based line of the file, under its [`lint::Code`].

@@ -144,31 +144,7 @@ impl RobotsFile {
     }
 }
 
-/// Lines as robots.txt parsers see them: LF, CR and CRLF all end a line.
-pub fn split_lines(body: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = body;
-    let mut done = body.is_empty();
-    std::iter::from_fn(move || {
-        if done {
-            return None;
-        }
-        let Some(i) = rest.iter().position(|&b| b == b'\n' || b == b'\r') else {
-            done = true;
-            return Some(rest);
-        };
-        let line = &rest[..i];
-        let skip = if rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n') {
-            2
-        } else {
-            1
-        };
-        rest = &rest[i + skip..];
-        if rest.is_empty() {
-            done = true;
-        }
-        Some(line)
-    })
-}
+pub use crate::robots::split_lines;
 
 fn effect_of(
     hops: &[RedirectHop],
@@ -263,13 +239,5 @@ mod tests {
             effect(0, &Err((FailureKind::TooManyRedirects, "11 hops".into()))),
             RobotsEffect::AllowAll
         );
-    }
-
-    #[test]
-    fn lines_split_on_lf_cr_and_crlf() {
-        let lines: Vec<&[u8]> = split_lines(b"a\r\nb\rc\nd").collect();
-        assert_eq!(lines, [&b"a"[..], b"b", b"c", b"d"]);
-        assert_eq!(split_lines(b"a\n").count(), 1);
-        assert_eq!(split_lines(b"").count(), 0);
     }
 }

@@ -76,6 +76,8 @@ struct TemplateReport<'a> {
     pages_total: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     diff: Option<&'a crate::DiffSection>,
+    #[serde(skip_serializing_if = "crate::RobotsSuggestions::is_empty")]
+    robots_suggestions: &'a crate::RobotsSuggestions,
 }
 
 impl<'a> TemplateReport<'a> {
@@ -96,6 +98,7 @@ impl<'a> TemplateReport<'a> {
             sitemaps,
             pages,
             diff,
+            robots_suggestions,
         } = report;
         TemplateReport {
             schema_version: *schema_version,
@@ -112,6 +115,7 @@ impl<'a> TemplateReport<'a> {
             pages: pages.get(..MAX_TEMPLATE_PAGES).unwrap_or(pages),
             pages_total: pages.len(),
             diff: diff.as_ref(),
+            robots_suggestions,
         }
     }
 }
