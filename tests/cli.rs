@@ -18,6 +18,7 @@ mod render_cmd;
 mod resolve_cmd;
 mod robots_cmd;
 mod robots_diff_cmd;
+mod robots_suggest_cmd;
 mod rules_cmd;
 mod scope_cmd;
 mod sitemap_cmd;

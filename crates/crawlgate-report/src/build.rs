@@ -196,6 +196,26 @@ fn shown_line(line: &str) -> String {
     }
 }
 
+impl RobotsReport {
+    /// The body rebuilt from the listed lines (ended with `\n`), when they are all of it as
+    /// received: a robots.txt of more than [`MAX_LISTED_LINES`] lines, with a line longer than
+    /// the report shows, or with bytes that are not UTF-8 (listed as U+FFFD) is not wholly in
+    /// the report.
+    pub fn listed_body(&self) -> Option<Vec<u8>> {
+        let whole = self.excerpt.is_empty()
+            && self.lines.len() == self.lines_total as usize
+            && self.lines.iter().all(|line| {
+                line.chars().nth(MAX_SHOWN_LINE_CHARS).is_none() && !line.contains('\u{FFFD}')
+            });
+        whole.then(|| {
+            self.lines
+                .iter()
+                .flat_map(|line| line.bytes().chain(std::iter::once(b'\n')))
+                .collect()
+        })
+    }
+}
+
 fn robots_report(file: &RobotsFile, findings: &[Finding]) -> RobotsReport {
     let robots_url = file.url.as_str();
     let mut cited: BTreeSet<u32> = BTreeSet::new();

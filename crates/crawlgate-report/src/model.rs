@@ -2,11 +2,11 @@
 //! render it; SARIF and JUnit are derived from it. Bump [`SCHEMA_VERSION`] when a change breaks
 //! readers.
 
+use crate::suggest::RobotsSuggestions;
 use crawlgate_core::Severity;
 use crawlgate_core::crawl::CrawlMode;
 use crawlgate_core::finding::{Finding, RedirectHop};
 use crawlgate_core::site::CrawlStats;
-use crate::suggest::RobotsSuggestions;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

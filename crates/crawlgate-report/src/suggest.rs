@@ -47,12 +47,15 @@ pub struct RobotsSuggestions {
     /// robots.txt URL.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_by_edit: Vec<NotByEdit>,
+    /// robots.txt files with findings to resolve whose body was not at hand, by URL.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<String>,
 }
 
 impl RobotsSuggestions {
     /// Nothing suggested and nothing counted.
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty() && self.not_by_edit.is_empty()
+        self.files.is_empty() && self.not_by_edit.is_empty() && self.unread.is_empty()
     }
 }
 
@@ -70,6 +73,18 @@ pub struct FileSuggestion {
     pub edits: Vec<SuggestedEdit>,
 }
 
+impl FileSuggestion {
+    /// `body` (the file as read) with every edit applied.
+    pub fn suggested_body(&self, body: &[u8]) -> Vec<u8> {
+        let changes: Vec<Edit> = self
+            .edits
+            .iter()
+            .flat_map(|edit| edit.changes.iter().cloned())
+            .collect();
+        suggest::apply(body, &changes)
+    }
+}
+
 /// One edit: what it changes, the findings it resolves, its diff and its proof.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuggestedEdit {
@@ -79,6 +94,8 @@ pub struct SuggestedEdit {
     pub kind: String,
     /// What the edit does, in words.
     pub summary: String,
+    /// The line edits (line numbers of the file as read).
+    pub changes: Vec<Edit>,
     /// This edit alone, as a unified diff.
     pub diff: String,
     /// The findings it resolves: `rule`, `url`, `profile`.
@@ -135,7 +152,10 @@ pub struct NotByEdit {
 struct Fixable<'a> {
     rule: &'a str,
     url: &'a str,
+    /// The finding's profile.
     profile: &'a str,
+    /// The crawler whose verdict the finding reports (see [`deciding_profile`]).
+    crawler: usize,
     line: u32,
     /// Paths on the robots.txt's origin.
     paths: Vec<String>,
@@ -173,15 +193,20 @@ pub fn suggest_robots_fixes(
             None => {}
         }
     }
+    let mut unread = Vec::new();
     let files = by_file
         .into_iter()
         .filter_map(|(robots_url, findings)| {
-            let body = body_of(robots_url)?;
+            let Some(body) = body_of(robots_url) else {
+                unread.push(robots_url.to_owned());
+                return None;
+            };
             file_suggestion(report, robots_url, &body, &findings)
         })
         .collect();
     RobotsSuggestions {
         files,
+        unread,
         not_by_edit: not_by_edit
             .into_iter()
             .map(|(robots_url, (findings, reason))| NotByEdit {
@@ -193,8 +218,21 @@ pub fn suggest_robots_fixes(
     }
 }
 
+/// The profile whose robots.txt verdict a finding reports: its own, but Google's image crawler
+/// for `robots/blocked-image`, which is reported under the audited Google profile.
+fn deciding_profile(finding: &crate::ReportFinding) -> Option<&str> {
+    let profile = finding.finding.profile.as_deref()?;
+    Some(if finding.finding.rule == "robots/blocked-image" {
+        "googlebot-image"
+    } else {
+        profile
+    })
+}
+
 fn origin_of(url: &str) -> Option<String> {
-    Url::parse(url).ok().map(|u| u.origin().ascii_serialization())
+    Url::parse(url)
+        .ok()
+        .map(|u| u.origin().ascii_serialization())
 }
 
 /// Every URL the report knows on `origin`: pages, assets, sitemaps, final URLs of redirects.
@@ -234,7 +272,7 @@ fn file_suggestion(
     let origin = origin_of(robots_url)?;
     let robots = crawlgate_core::robots::RobotsTxt::parse_fetched(body);
     let mut profiles: BTreeSet<&str> = report.target.profiles.iter().map(String::as_str).collect();
-    profiles.extend(findings.iter().filter_map(|f| f.finding.profile.as_deref()));
+    profiles.extend(findings.iter().filter_map(|f| deciding_profile(f)));
     let profiles: Vec<&str> = profiles.into_iter().collect();
     let chains: Vec<Vec<String>> = profiles
         .iter()
@@ -257,7 +295,7 @@ fn file_suggestion(
         .iter()
         .filter_map(|finding| {
             let profile = finding.finding.profile.as_deref()?;
-            let crawler = crawler_of(profile)?;
+            let crawler = crawler_of(deciding_profile(finding)?)?;
             let line = finding.finding.evidence.iter().find_map(|e| match e {
                 Evidence::RobotsRule { line, .. } => Some(*line),
                 _ => None,
@@ -268,7 +306,11 @@ fn file_suggestion(
                     .is_some_and(|rule| rule.line == line)
             };
             let paths: Vec<String> = if finding.finding.rule == "robots/disallow-all" {
-                known.iter().filter(|p| refused_by_line(p)).cloned().collect()
+                known
+                    .iter()
+                    .filter(|p| refused_by_line(p))
+                    .cloned()
+                    .collect()
             } else {
                 named_urls(finding)
                     .into_iter()
@@ -282,6 +324,7 @@ fn file_suggestion(
                 rule: &finding.finding.rule,
                 url: &finding.finding.url,
                 profile,
+                crawler,
                 line,
                 paths,
             })
@@ -293,7 +336,7 @@ fn file_suggestion(
     }
     let mut targets: BTreeSet<Target<'_>> = BTreeSet::new();
     for fixable in &fixables {
-        let crawler = crawler_of(fixable.profile)?;
+        let crawler = fixable.crawler;
         targets.extend(fixable.paths.iter().map(|path| Target { crawler, path }));
     }
     let targets: Vec<Target<'_>> = targets.into_iter().collect();
@@ -343,11 +386,12 @@ fn file_suggestion(
                 .iter()
                 .filter(|fixable| fixable.line == proposal.rule_line)
                 .filter(|fixable| {
-                    let crawler = crawler_of(fixable.profile).unwrap_or(usize::MAX);
-                    fixable
-                        .paths
-                        .iter()
-                        .all(|path| freed.contains(&Target { crawler, path }))
+                    fixable.paths.iter().all(|path| {
+                        freed.contains(&Target {
+                            crawler: fixable.crawler,
+                            path,
+                        })
+                    })
                 })
                 .map(|fixable| ResolvedFinding {
                     rule: fixable.rule.to_owned(),
@@ -366,6 +410,7 @@ fn file_suggestion(
                 rule,
                 kind: kind_name(proposal.kind).to_owned(),
                 diff: unified_diff(robots_url, body, &proposal.edits),
+                changes: proposal.edits.clone(),
                 resolves,
                 proof: record(&proposal.proof),
             }
@@ -406,7 +451,10 @@ fn summary(kind: ProposalKind, rule: &str, edits: &[Edit]) -> String {
              included"
         ),
         ProposalKind::AllowExtensions => {
-            format!("allow the refused files by extension before {rule}: {}", added())
+            format!(
+                "allow the refused files by extension before {rule}: {}",
+                added()
+            )
         }
         ProposalKind::AllowExact => {
             format!("allow exactly the refused URLs before {rule}: {}", added())

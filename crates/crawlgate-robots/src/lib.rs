@@ -33,8 +33,8 @@ pub mod suggest;
 mod url;
 
 pub use agent::AgentRules;
-pub use lines::{split_lines, split_lines_with_ends};
 pub use crawlgate_issue::Severity;
+pub use lines::{split_lines, split_lines_with_ends};
 
 /// A problem found by [`lint::lint`] at a 1-based line of the file, under its [`lint::Code`].
 pub type Issue = crawlgate_issue::Issue<lint::Code>;

@@ -29,7 +29,7 @@
 
 use crate::diff::{Side, VerdictDiff};
 use crate::{Directive, RobotsTxt, split_lines_with_ends};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Exact `Allow:` lines one proposal may add; past it only wider edits are tried.
@@ -39,7 +39,7 @@ pub const MAX_EXACT_ALLOWS: usize = 25;
 pub const MAX_LISTED_FLIPS: usize = 100;
 
 /// One line edit, by 1-based line number of the original file.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Edit {
     /// A new line `text` before original line `before` (one past the last line appends).
@@ -83,9 +83,13 @@ pub fn apply(body: &[u8], edits: &[Edit]) -> Vec<u8> {
                         out.extend_from_slice(default_end);
                     }
                     out.extend_from_slice(text.as_bytes());
-                    let end = line.map_or(default_end, |(_, end)| {
-                        if end.is_empty() { default_end } else { end }
-                    });
+                    let end =
+                        line.map_or(
+                            default_end,
+                            |(_, end)| {
+                                if end.is_empty() { default_end } else { end }
+                            },
+                        );
                     out.extend_from_slice(end);
                 }
                 Edit::Remove { line: at } => removed |= *at == number,
@@ -210,7 +214,9 @@ pub fn propose(
     let proposals = by_rule
         .into_iter()
         .filter_map(|(line, (pattern, indices))| {
-            best_proposal(body, &old, crawlers, targets, known, line, &pattern, indices)
+            best_proposal(
+                body, &old, crawlers, targets, known, line, &pattern, indices,
+            )
         })
         .collect();
     Proposals {
@@ -291,7 +297,10 @@ fn candidates(line: u32, pattern: &str, targets: &[Target<'_>]) -> Vec<(Proposal
         candidates.push((ProposalKind::AllowExtensions, edits));
     }
     if paths.len() <= MAX_EXACT_ALLOWS {
-        let edits = paths.into_iter().map(|path| allow(format!("{path}$"))).collect();
+        let edits = paths
+            .into_iter()
+            .map(|path| allow(format!("{path}$")))
+            .collect();
         candidates.push((ProposalKind::AllowExact, edits));
     }
     candidates.push(removal);
@@ -475,7 +484,12 @@ mod tests {
         assert!(!proof.is_exact());
         assert_eq!((proof.intended, proof.other), (1, 1));
         assert!(proof.still_refused.is_empty());
-        assert!(proof.listed.iter().any(|flip| !flip.intended && flip.crawler == 1));
+        assert!(
+            proof
+                .listed
+                .iter()
+                .any(|flip| !flip.intended && flip.crawler == 1)
+        );
     }
 
     #[test]
@@ -487,7 +501,12 @@ mod tests {
                 (0, "/assets/b.css"),
                 (0, "/assets/app.js"),
             ],
-            &["/assets/a.css", "/assets/b.css", "/assets/app.js", "/assets/x.pdf"],
+            &[
+                "/assets/a.css",
+                "/assets/b.css",
+                "/assets/app.js",
+                "/assets/x.pdf",
+            ],
         );
         assert_eq!(proposals[0].kind, ProposalKind::AllowExtensions);
         assert_eq!(

@@ -325,7 +325,7 @@ pub(crate) fn parse_robots_override(text: &str) -> Result<(String, PathBuf), Str
 }
 
 /// The override file's bytes, named by its path.
-fn read_robots_override(path: &Path) -> anyhow::Result<RobotsOverride> {
+pub(crate) fn read_robots_override(path: &Path) -> anyhow::Result<RobotsOverride> {
     let (body, complete) = read_at_most(path, MAX_ROBOTS_OVERRIDE_BYTES)
         .with_context(|| format!("--robots-override: cannot read `{}`", path.display()))?;
     if !complete {

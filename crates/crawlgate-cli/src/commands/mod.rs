@@ -12,6 +12,7 @@ pub(crate) mod net;
 pub(crate) mod robots;
 pub(crate) mod robots_diff;
 pub(crate) mod robots_generate;
+pub(crate) mod robots_suggest;
 pub(crate) mod rules;
 pub(crate) mod sitemap;
 

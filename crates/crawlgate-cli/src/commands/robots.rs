@@ -9,7 +9,7 @@
 
 use crate::commands::input::{fetch, for_each_line, read_robots};
 use crate::commands::net::ConnectArgs;
-use crate::commands::{net, robots_diff, robots_generate};
+use crate::commands::{net, robots_diff, robots_generate, robots_suggest};
 use crate::exit;
 use crate::terminal::{self, Escapes};
 use anyhow::bail;
@@ -39,6 +39,7 @@ enum RobotsCommand {
     Lint(LintArgs),
     Diff(robots_diff::DiffArgs),
     Generate(robots_generate::GenerateArgs),
+    Suggest(robots_suggest::SuggestArgs),
 }
 
 /// Tell whether a crawler may fetch each URL, as Googlebot reads robots.txt.
@@ -177,6 +178,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
         RobotsCommand::Lint(lint) => (&lint.file, &lint.connect),
         RobotsCommand::Diff(diff) => return robots_diff::run(diff),
         RobotsCommand::Generate(generate) => return robots_generate::run(generate),
+        RobotsCommand::Suggest(suggest) => return robots_suggest::run(suggest),
     };
     if let Some(url) = net::as_url(file) {
         let robots = fetch(&url?, &connect.http()?)?;
@@ -188,6 +190,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
             },
             RobotsCommand::Diff(args) => robots_diff::run(&args),
             RobotsCommand::Generate(args) => robots_generate::run(&args),
+            RobotsCommand::Suggest(args) => robots_suggest::run(&args),
             RobotsCommand::Lint(args) => match robots.effect {
                 RobotsEffect::Rules => lint_body(
                     robots.url.as_str(),
@@ -200,6 +203,7 @@ pub(crate) fn run(args: RobotsArgs) -> anyhow::Result<ExitCode> {
     }
     match args.command {
         RobotsCommand::Generate(args) => robots_generate::run(&args),
+        RobotsCommand::Suggest(args) => robots_suggest::run(&args),
         RobotsCommand::Test(args) => {
             // Google parses only the first 500 KiB, so nothing past it is read.
             let (body, _) = read_robots(&args.file, GOOGLE_MAX_ROBOTS_BYTES)?;
