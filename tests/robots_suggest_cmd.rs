@@ -206,6 +206,54 @@ fn a_file_not_wholly_in_the_report_is_read_from_robots_origin_file() {
     );
 }
 
+/// README.md's `robots suggest` block, run as written (continuation lines joined) in a folder of
+/// its own: the audit exits 1, the suggestion 0, and the re-audit no longer reports the blocked
+/// stylesheet.
+#[test]
+fn readme_suggest_example_works_as_written() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .unwrap();
+    let section = readme
+        .split("### Fix robots.txt, proven against the crawl")
+        .nth(1)
+        .expect("README.md has the section");
+    let block = section
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("the section has a sh block");
+    let dir = scratch("robots-suggest-readme");
+    let commands: Vec<String> = block
+        .replace("\\\n", " ")
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(commands.len(), 3, "{block}");
+    for (command, expected) in commands.iter().zip([1, 0, 1]) {
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(expected),
+            "{command}: {}",
+            text(&output.stderr)
+        );
+    }
+    let after = report_json(&dir.join("crawlgate-report"));
+    assert!(
+        !findings(&after)
+            .iter()
+            .any(|(rule, _, _)| rule == "robots/blocked-css"),
+        "the suggested file still blocks the stylesheet"
+    );
+}
+
 #[test]
 fn bad_input_exits_2_with_a_reason() {
     let dir = scratch("robots-suggest-bad");

@@ -263,74 +263,178 @@ fn named_urls(finding: &crate::ReportFinding) -> Vec<&str> {
     urls
 }
 
+/// One robots.txt under suggestion: its origin, the audited profiles (plus those that decide a
+/// finding's verdict) and their group chains, and the parsed file.
+struct FileContext<'a> {
+    origin: String,
+    profiles: Vec<&'a str>,
+    chains: Vec<Vec<String>>,
+}
+
+impl<'a> FileContext<'a> {
+    fn new(
+        report: &'a Report,
+        robots_url: &str,
+        findings: &[&'a crate::ReportFinding],
+    ) -> Option<Self> {
+        let origin = origin_of(robots_url)?;
+        let mut profiles: BTreeSet<&str> =
+            report.target.profiles.iter().map(String::as_str).collect();
+        profiles.extend(findings.iter().filter_map(|f| deciding_profile(f)));
+        let profiles: Vec<&str> = profiles.into_iter().collect();
+        let chains = profiles
+            .iter()
+            .map(|name| {
+                Profile::builtin(name)
+                    .unwrap_or_else(|| Profile::custom(name))
+                    .robots_tokens
+            })
+            .collect();
+        Some(Self {
+            origin,
+            profiles,
+            chains,
+        })
+    }
+
+    fn crawler_of(&self, profile: &str) -> Option<usize> {
+        self.profiles.iter().position(|p| *p == profile)
+    }
+
+    /// The findings an edit could resolve, each with the paths on this origin that the cited line
+    /// refuses for the deciding crawler.
+    fn fixables(
+        &self,
+        agents: &[crawlgate_core::robots::AgentRules<'_>],
+        known: &BTreeSet<String>,
+        findings: &[&'a crate::ReportFinding],
+    ) -> Vec<Fixable<'a>> {
+        findings
+            .iter()
+            .filter_map(|finding| {
+                let profile = finding.finding.profile.as_deref()?;
+                let crawler = self.crawler_of(deciding_profile(finding)?)?;
+                let line = finding.finding.evidence.iter().find_map(|e| match e {
+                    Evidence::RobotsRule { line, .. } => Some(*line),
+                    _ => None,
+                })?;
+                let refused_by_line = |path: &str| {
+                    agents[crawler]
+                        .deciding_rule(path)
+                        .is_some_and(|rule| rule.line == line)
+                };
+                let paths: Vec<String> = if finding.finding.rule == "robots/disallow-all" {
+                    known
+                        .iter()
+                        .filter(|p| refused_by_line(p))
+                        .cloned()
+                        .collect()
+                } else {
+                    named_urls(finding)
+                        .into_iter()
+                        .filter(|url| origin_of(url).as_deref() == Some(self.origin.as_str()))
+                        .map(path_params_query)
+                        .find(|path| refused_by_line(path))
+                        .into_iter()
+                        .collect()
+                };
+                Some(Fixable {
+                    rule: &finding.finding.rule,
+                    url: &finding.finding.url,
+                    profile,
+                    crawler,
+                    line,
+                    paths,
+                })
+            })
+            .filter(|fixable| !fixable.paths.is_empty())
+            .collect()
+    }
+
+    fn record(&self, proof: &Proof, targets: &[Target<'_>]) -> ProofRecord {
+        let origin = &self.origin;
+        ProofRecord {
+            urls: proof.compared / self.profiles.len().max(1) as u64,
+            intended: proof.intended,
+            other: proof.other,
+            exact: proof.is_exact(),
+            flips: proof
+                .listed
+                .iter()
+                .map(|flip| FlipRecord {
+                    url: format!("{origin}{}", flip.path),
+                    profile: self.profiles[flip.crawler].to_owned(),
+                    intended: flip.intended,
+                    before: flip.before.clone(),
+                    after: flip.after.clone(),
+                })
+                .collect(),
+            still_refused: proof
+                .still_refused
+                .iter()
+                .map(|&index| {
+                    let target = targets[index];
+                    format!(
+                        "{origin}{} ({})",
+                        target.path, self.profiles[target.crawler]
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The findings of `fixables` that `proposal` resolves: every refused path of theirs freed.
+fn resolved_by(
+    proposal: &suggest::Proposal,
+    targets: &[Target<'_>],
+    fixables: &[Fixable<'_>],
+) -> Vec<ResolvedFinding> {
+    let freed: BTreeSet<Target<'_>> = proposal
+        .targets
+        .iter()
+        .filter(|index| !proposal.proof.still_refused.contains(index))
+        .map(|&index| targets[index])
+        .collect();
+    let mut resolves: Vec<ResolvedFinding> = fixables
+        .iter()
+        .filter(|fixable| fixable.line == proposal.rule_line)
+        .filter(|fixable| {
+            fixable.paths.iter().all(|path| {
+                freed.contains(&Target {
+                    crawler: fixable.crawler,
+                    path,
+                })
+            })
+        })
+        .map(|fixable| ResolvedFinding {
+            rule: fixable.rule.to_owned(),
+            url: fixable.url.to_owned(),
+            profile: fixable.profile.to_owned(),
+        })
+        .collect();
+    resolves.sort();
+    resolves.dedup();
+    resolves
+}
+
 fn file_suggestion(
     report: &Report,
     robots_url: &str,
     body: &[u8],
     findings: &[&crate::ReportFinding],
 ) -> Option<FileSuggestion> {
-    let origin = origin_of(robots_url)?;
+    let context = FileContext::new(report, robots_url, findings)?;
     let robots = crawlgate_core::robots::RobotsTxt::parse_fetched(body);
-    let mut profiles: BTreeSet<&str> = report.target.profiles.iter().map(String::as_str).collect();
-    profiles.extend(findings.iter().filter_map(|f| deciding_profile(f)));
-    let profiles: Vec<&str> = profiles.into_iter().collect();
-    let chains: Vec<Vec<String>> = profiles
-        .iter()
-        .map(|name| {
-            Profile::builtin(name)
-                .unwrap_or_else(|| Profile::custom(name))
-                .robots_tokens
-        })
-        .collect();
-    let chains: Vec<Vec<&str>> = chains
+    let chains: Vec<Vec<&str>> = context
+        .chains
         .iter()
         .map(|chain| chain.iter().map(String::as_str).collect())
         .collect();
     let crawlers: Vec<&[&str]> = chains.iter().map(Vec::as_slice).collect();
     let agents: Vec<_> = crawlers.iter().map(|chain| robots.agent(chain)).collect();
-    let known = known_paths(report, &origin);
-    let crawler_of = |profile: &str| profiles.iter().position(|p| *p == profile);
-
-    let fixables: Vec<Fixable<'_>> = findings
-        .iter()
-        .filter_map(|finding| {
-            let profile = finding.finding.profile.as_deref()?;
-            let crawler = crawler_of(deciding_profile(finding)?)?;
-            let line = finding.finding.evidence.iter().find_map(|e| match e {
-                Evidence::RobotsRule { line, .. } => Some(*line),
-                _ => None,
-            })?;
-            let refused_by_line = |path: &str| {
-                agents[crawler]
-                    .deciding_rule(path)
-                    .is_some_and(|rule| rule.line == line)
-            };
-            let paths: Vec<String> = if finding.finding.rule == "robots/disallow-all" {
-                known
-                    .iter()
-                    .filter(|p| refused_by_line(p))
-                    .cloned()
-                    .collect()
-            } else {
-                named_urls(finding)
-                    .into_iter()
-                    .filter(|url| origin_of(url).as_deref() == Some(origin.as_str()))
-                    .map(path_params_query)
-                    .find(|path| refused_by_line(path))
-                    .into_iter()
-                    .collect()
-            };
-            Some(Fixable {
-                rule: &finding.finding.rule,
-                url: &finding.finding.url,
-                profile,
-                crawler,
-                line,
-                paths,
-            })
-        })
-        .filter(|fixable| !fixable.paths.is_empty())
-        .collect();
+    let known = known_paths(report, &context.origin);
+    let fixables = context.fixables(&agents, &known, findings);
     if fixables.is_empty() {
         return None;
     }
@@ -345,83 +449,38 @@ fn file_suggestion(
     if found.proposals.is_empty() {
         return None;
     }
-    let record = |proof: &Proof| ProofRecord {
-        urls: proof.compared / crawlers.len().max(1) as u64,
-        intended: proof.intended,
-        other: proof.other,
-        exact: proof.is_exact(),
-        flips: proof
-            .listed
-            .iter()
-            .map(|flip| FlipRecord {
-                url: format!("{origin}{}", flip.path),
-                profile: profiles[flip.crawler].to_owned(),
-                intended: flip.intended,
-                before: flip.before.clone(),
-                after: flip.after.clone(),
-            })
-            .collect(),
-        still_refused: proof
-            .still_refused
-            .iter()
-            .map(|&index| {
-                let target = targets[index];
-                format!("{origin}{} ({})", target.path, profiles[target.crawler])
-            })
-            .collect(),
-    };
-    let mut all_edits: Vec<Edit> = Vec::new();
+    let all_edits: Vec<Edit> = found
+        .proposals
+        .iter()
+        .flat_map(|proposal| proposal.edits.iter().cloned())
+        .collect();
     let edits = found
         .proposals
         .iter()
-        .map(|proposal| {
-            all_edits.extend(proposal.edits.iter().cloned());
-            let freed: BTreeSet<Target<'_>> = proposal
-                .targets
-                .iter()
-                .filter(|index| !proposal.proof.still_refused.contains(index))
-                .map(|&index| targets[index])
-                .collect();
-            let mut resolves: Vec<ResolvedFinding> = fixables
-                .iter()
-                .filter(|fixable| fixable.line == proposal.rule_line)
-                .filter(|fixable| {
-                    fixable.paths.iter().all(|path| {
-                        freed.contains(&Target {
-                            crawler: fixable.crawler,
-                            path,
-                        })
-                    })
-                })
-                .map(|fixable| ResolvedFinding {
-                    rule: fixable.rule.to_owned(),
-                    url: fixable.url.to_owned(),
-                    profile: fixable.profile.to_owned(),
-                })
-                .collect();
-            resolves.sort();
-            resolves.dedup();
-            let rule = format!(
+        .map(|proposal| SuggestedEdit {
+            summary: summary(
+                proposal.kind,
+                proposal.rule_line,
+                &proposal.rule_pattern,
+                &proposal.edits,
+            ),
+            rule: format!(
                 "line {}: Disallow: {}",
                 proposal.rule_line, proposal.rule_pattern
-            );
-            SuggestedEdit {
-                summary: summary(proposal.kind, &rule, &proposal.edits),
-                rule,
-                kind: kind_name(proposal.kind).to_owned(),
-                diff: unified_diff(robots_url, body, &proposal.edits),
-                changes: proposal.edits.clone(),
-                resolves,
-                proof: record(&proposal.proof),
-            }
+            ),
+            kind: kind_name(proposal.kind).to_owned(),
+            diff: unified_diff(robots_url, body, &proposal.edits),
+            changes: proposal.edits.clone(),
+            resolves: resolved_by(proposal, &targets, &fixables),
+            proof: context.record(&proposal.proof, &targets),
         })
         .collect();
     let combined = suggest::prove_edits(body, &all_edits, &crawlers, &targets, &known_refs);
     Some(FileSuggestion {
         robots_url: robots_url.to_owned(),
-        profiles: profiles.iter().map(|p| (*p).to_owned()).collect(),
+        profiles: context.profiles.iter().map(|p| (*p).to_owned()).collect(),
         diff: unified_diff(robots_url, body, &all_edits),
-        proof: record(&combined),
+        proof: context.record(&combined, &targets),
         edits,
     })
 }
@@ -434,30 +493,26 @@ fn kind_name(kind: ProposalKind) -> &'static str {
     }
 }
 
-fn summary(kind: ProposalKind, rule: &str, edits: &[Edit]) -> String {
-    let added = || {
-        edits
-            .iter()
-            .filter_map(|edit| match edit {
-                Edit::Insert { text, .. } => Some(format!("`{text}`")),
-                Edit::Remove { .. } => None,
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+fn summary(kind: ProposalKind, line: u32, pattern: &str, edits: &[Edit]) -> String {
+    let added = edits
+        .iter()
+        .filter_map(|edit| match edit {
+            Edit::Insert { text, .. } => Some(format!("`{text}`")),
+            Edit::Remove { .. } => None,
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let rule = format!("line {line} `Disallow: {pattern}`");
     match kind {
         ProposalKind::RemoveRule => format!(
             "remove {rule}: every URL it refuses becomes crawlable, those this audit did not see \
              included"
         ),
         ProposalKind::AllowExtensions => {
-            format!(
-                "allow the refused files by extension before {rule}: {}",
-                added()
-            )
+            format!("allow the refused files by extension before {rule}: {added}")
         }
         ProposalKind::AllowExact => {
-            format!("allow exactly the refused URLs before {rule}: {}", added())
+            format!("allow exactly the refused URLs before {rule}: {added}")
         }
     }
 }

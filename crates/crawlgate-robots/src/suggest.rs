@@ -6,8 +6,8 @@
 //! known paths. Targets are grouped by the `Disallow` rule that refuses them; for each rule it
 //! tries, narrowest first, an `Allow: PREFIX*.EXT$` per file extension (for many assets under a
 //! plain prefix), an exact `Allow: PATH$` per target (each inserted right before the rule, so
-//! it joins the rule's group), and removing the rule (first for `Disallow: /`). Every candidate is checked with the
-//! [`VerdictDiff`](crate::diff::VerdictDiff) engine over the known paths: the first whose flips
+//! it joins the rule's group), and removing the rule (the only candidate for `Disallow: /`).
+//! Every candidate is checked with the [`VerdictDiff`] engine over the known paths: the first whose flips
 //! are exactly the targets wins; when none is exact, the one that frees every target with the
 //! fewest other flips is kept and its [`Proof`] lists what else it frees, so nothing is hidden.
 //!

@@ -230,11 +230,12 @@ fn write_proof(indent: &str, proof: &ProofRecord, out: &mut impl Write) -> std::
                 flip.url, flip.profile, flip.before, flip.after
             )?;
         }
-        if proof.other as usize > FLIPS_SHOWN.min(others.len()) {
+        let shown = FLIPS_SHOWN.min(others.len()) as u64;
+        if proof.other > shown {
             writeln!(
                 out,
                 "{indent}  … and {} more (--json lists up to 100)",
-                proof.other as usize - FLIPS_SHOWN.min(others.len())
+                proof.other - shown
             )?;
         }
     }
@@ -260,7 +261,7 @@ mod tests {
         );
         assert_eq!(
             file_name("http://[::1]:81/robots.txt"),
-            "http-__1_-81.robots.txt"
+            "http-___1_-81.robots.txt"
         );
     }
 }

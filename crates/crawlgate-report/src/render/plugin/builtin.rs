@@ -66,6 +66,7 @@ pub(crate) const EMBEDDED: [Embedded; 3] = [
         "partials/evidence/sitemap_entry.html.tera",
         "partials/evidence/sitemap_position.html.tera",
         "partials/robots.html.tera",
+        "partials/suggestions.html.tera",
         "partials/sitemaps.html.tera",
     ),
     embed!("markdown" as "md":
@@ -76,6 +77,7 @@ pub(crate) const EMBEDDED: [Embedded; 3] = [
         "partials/rule.md.tera",
         "partials/evidence.md.tera",
         "partials/robots.md.tera",
+        "partials/suggestions.md.tera",
         "partials/sitemaps.md.tera",
     ),
     embed!("markdown-summary" as "md-summary": "report.md.tera"),
