@@ -1,8 +1,9 @@
 //! Building a [`Report`] from an audited site and its findings.
 
 use crate::model::{
-    NumberedLine, PageRecord, PageSignals, ProfileView, RenderedRecord, Report, ReportFinding,
-    RobotsReport, RuleDoc, SCHEMA_VERSION, SitemapReport, Summary, Target, Tool,
+    Alternate, MAX_ALTERNATES, NumberedLine, PageRecord, PageSignals, ProfileView, RenderedRecord,
+    Report, ReportFinding, RobotsReport, RuleDoc, SCHEMA_VERSION, SitemapReport, Summary, Target,
+    Tool,
 };
 use crate::suggest::{RobotsSuggestions, suggest_robots_fixes};
 use crawlgate_core::finding::Evidence;
@@ -434,6 +435,7 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
             (profile.name.clone(), view)
         })
         .collect();
+    let (alternates, alternates_cut) = page.map(alternates).unwrap_or_default();
     PageRecord {
         url: resource.url.to_string(),
         kind,
@@ -445,11 +447,31 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
         content_type,
         canonical,
         last_modified: page.and_then(last_modified),
+        alternates,
+        alternates_cut,
         in_sitemaps: listing_sitemaps(resource),
         inbound_links: resource.inbound_links.followed,
         profiles,
         rendered: page.and_then(|p| rendered_record(site, p)),
     }
+}
+
+/// The page's effective hreflang alternates, sorted and each once, at most [`MAX_ALTERNATES`];
+/// and whether it declared more.
+fn alternates(page: &FetchedPage) -> (Vec<Alternate>, bool) {
+    let all: BTreeSet<Alternate> = page
+        .signals
+        .effective_hreflang()
+        .into_iter()
+        .filter_map(|alternate| {
+            Some(Alternate {
+                hreflang: alternate.hreflang.clone(),
+                href: alternate.resolved.as_ref()?.to_string(),
+            })
+        })
+        .collect();
+    let cut = all.len() > MAX_ALTERNATES;
+    (all.into_iter().take(MAX_ALTERNATES).collect(), cut)
 }
 
 /// The page's `Last-Modified` header as a W3C datetime, when it sent a valid one.

@@ -321,6 +321,14 @@ pub struct PageRecord {
     /// sent none or one that is no HTTP date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_modified: Option<String>,
+    /// Its effective hreflang alternates (in `<head>` or a `Link` header, resolved to absolute
+    /// URLs), sorted, each once, at most [`MAX_ALTERNATES`]: the `<xhtml:link>`s of generated
+    /// sitemaps (`sitemap generate --hreflang`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternates: Vec<Alternate>,
+    /// The page declared more than [`MAX_ALTERNATES`] alternates; `alternates` has the first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub alternates_cut: bool,
     /// Sitemaps listing it.
     pub in_sitemaps: Vec<String>,
     /// Followed internal links pointing at it.
@@ -330,6 +338,19 @@ pub struct PageRecord {
     /// What the page became in headless Chromium (`--render`), beside its raw HTML.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rendered: Option<RenderedRecord>,
+}
+
+/// hreflang alternates kept per page record: more languages than any real site serves from
+/// one page, few enough that a hostile page cannot grow the report by much.
+pub const MAX_ALTERNATES: usize = 300;
+
+/// One language alternate of a page.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Alternate {
+    /// The `hreflang` value as written (`en-GB`, `x-default`).
+    pub hreflang: String,
+    /// The alternate's absolute URL.
+    pub href: String,
 }
 
 /// A rendered page: its signals before and after its scripts ran, and how rendering went.

@@ -11,9 +11,15 @@
 //! uncompressed per file, split on whichever comes first; one file is `sitemap.xml`, several
 //! are `sitemap-1.xml`, `sitemap-2.xml`, … listed by `sitemap-index.xml` (`.xml.gz` with gzip).
 //! `<lastmod>` comes only from the page's `Last-Modified` header, never from the audit's time.
+//! With [`SitemapGenOptions::hreflang`], each `<url>` carries the page's hreflang alternates
+//! as `<xhtml:link rel="alternate">` (Google's sitemap form of hreflang), when the page's set is
+//! one Google uses: it names the page itself, every alternate listed in the sitemap declares the
+//! same set back, and none is a page the audit saw but does not list. Nothing is invented: a
+//! page whose set falls short is listed without alternates, and counted (the `hreflang/…`
+//! findings say what is wrong with it).
 
-use crate::model::{PageRecord, Report};
-use std::collections::BTreeMap;
+use crate::model::{Alternate, PageRecord, Report};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -29,6 +35,7 @@ pub const MAX_BYTES: usize = 52_428_800;
 pub const MAX_LOC_CHARS: usize = 2_048;
 
 const URLSET_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
+const URLSET_OPEN_XHTML: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n";
 const URLSET_CLOSE: &str = "</urlset>\n";
 const INDEX_OPEN: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n";
 const INDEX_CLOSE: &str = "</sitemapindex>\n";
@@ -43,6 +50,8 @@ pub struct SitemapGenOptions {
     pub base_url: Option<Url>,
     /// Write `.xml.gz` files.
     pub gzip: bool,
+    /// List each URL's hreflang alternates (`<xhtml:link rel="alternate" hreflang=…>`).
+    pub hreflang: bool,
 }
 
 /// Why sitemaps cannot be generated from a report.
@@ -68,11 +77,20 @@ pub enum SitemapGenError {
     Io(#[from] io::Error),
 }
 
-/// A URL to list, with its `<lastmod>` when the page said when it last changed.
+/// A URL to list, with its `<lastmod>` when the page said when it last changed, and its
+/// hreflang alternates.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SitemapUrl {
     pub loc: String,
     pub lastmod: Option<String>,
+    /// The alternates a sitemap can hold: a valid hreflang code (BCP 47 as Google reads it, or
+    /// `x-default`) and an http(s) URL of at most [`MAX_LOC_CHARS`].
+    pub alternates: Vec<Alternate>,
+    /// The page's alternates left out for an invalid code or URL.
+    pub alternates_dropped: usize,
+    /// The page's valid alternates are not a set Google uses (see [`sitemap_urls`]), so none
+    /// is listed.
+    pub set_unconfirmed: bool,
 }
 
 /// One generated file.
@@ -101,6 +119,11 @@ pub struct GeneratedSitemaps {
     pub gzip: bool,
     /// Indexable URLs left out for being longer than [`MAX_LOC_CHARS`].
     pub too_long: usize,
+    /// With hreflang: alternates left out for an invalid code or URL.
+    pub alternates_dropped: usize,
+    /// With hreflang: URLs listed without their alternates, their set not being one Google
+    /// uses (no self-reference, a code twice, no return link, an alternate not listed).
+    pub sets_unconfirmed: usize,
 }
 
 impl GeneratedSitemaps {
@@ -193,7 +216,7 @@ pub fn sitemap_urls(report: &Report, profile: &str) -> Result<Vec<SitemapUrl>, S
     let origin = start.origin();
     let by_url: BTreeMap<&str, &PageRecord> =
         report.pages.iter().map(|p| (p.url.as_str(), p)).collect();
-    let mut urls: BTreeMap<&str, Option<&String>> = BTreeMap::new();
+    let mut urls: BTreeMap<&str, &PageRecord> = BTreeMap::new();
     for page in &report.pages {
         let chosen = if listable(page, profile, &origin) {
             Some(page)
@@ -206,16 +229,74 @@ pub fn sitemap_urls(report: &Report, profile: &str) -> Result<Vec<SitemapUrl>, S
                 .filter(|target| listable(target, profile, &origin))
         };
         if let Some(chosen) = chosen {
-            urls.insert(chosen.url.as_str(), chosen.last_modified.as_ref());
+            urls.insert(chosen.url.as_str(), chosen);
         }
     }
+    let valid: BTreeMap<&str, BTreeSet<&Alternate>> = urls
+        .iter()
+        .map(|(loc, page)| {
+            let set = page
+                .alternates
+                .iter()
+                .filter(|alternate| listable_alternate(alternate))
+                .collect();
+            (*loc, set)
+        })
+        .collect();
     Ok(urls
-        .into_iter()
-        .map(|(loc, lastmod)| SitemapUrl {
-            loc: loc.to_owned(),
-            lastmod: lastmod.cloned(),
+        .iter()
+        .map(|(loc, page)| {
+            let set = &valid[loc];
+            let confirmed = is_confirmed(loc, set, &valid, &by_url);
+            SitemapUrl {
+                loc: (*loc).to_owned(),
+                lastmod: page.last_modified.clone(),
+                alternates: if confirmed {
+                    set.iter().map(|alternate| (*alternate).clone()).collect()
+                } else {
+                    Vec::new()
+                },
+                alternates_dropped: page.alternates.len() - set.len(),
+                set_unconfirmed: !confirmed,
+            }
         })
         .collect())
+}
+
+/// Whether the hreflang set `set` of listed URL `loc` is one Google uses, so that a sitemap can
+/// carry it: it names `loc` itself, no code twice, and each alternate is either listed too with
+/// the same set (the return links) or a URL the audit did not see (another site's; not
+/// checkable here). An alternate the audit saw but does not list (noindex, redirected,
+/// missing) breaks the set. An empty set is confirmed (there is nothing to write).
+fn is_confirmed(
+    loc: &str,
+    set: &BTreeSet<&Alternate>,
+    listed: &BTreeMap<&str, BTreeSet<&Alternate>>,
+    seen: &BTreeMap<&str, &PageRecord>,
+) -> bool {
+    if set.is_empty() {
+        return true;
+    }
+    let codes: BTreeSet<String> = set
+        .iter()
+        .map(|alternate| alternate.hreflang.to_ascii_lowercase())
+        .collect();
+    codes.len() == set.len()
+        && set.iter().any(|alternate| alternate.href == loc)
+        && set
+            .iter()
+            .all(|alternate| match listed.get(alternate.href.as_str()) {
+                Some(theirs) => theirs == set,
+                None => !seen.contains_key(alternate.href.as_str()),
+            })
+}
+
+/// Whether a sitemap may carry `alternate`: a code `sitemap check` accepts, an http(s) URL
+/// short enough to be a `<loc>`.
+fn listable_alternate(alternate: &Alternate) -> bool {
+    crawlgate_core::sitemap::is_valid_hreflang(&alternate.hreflang)
+        && alternate.href.len() <= MAX_LOC_CHARS
+        && Url::parse(&alternate.href).is_ok_and(|url| matches!(url.scheme(), "http" | "https"))
 }
 
 /// Escape `text` for XML character data and attribute values.
@@ -233,7 +314,7 @@ fn escape(text: &str, out: &mut String) {
 }
 
 /// One `<url>` (or `<sitemap>`) element.
-fn entry(element: &str, loc: &str, lastmod: Option<&str>) -> String {
+fn entry(element: &str, loc: &str, lastmod: Option<&str>, alternates: &[Alternate]) -> String {
     let mut text = format!("  <{element}>\n    <loc>");
     escape(loc, &mut text);
     text.push_str("</loc>\n");
@@ -241,6 +322,13 @@ fn entry(element: &str, loc: &str, lastmod: Option<&str>) -> String {
         text.push_str("    <lastmod>");
         escape(lastmod, &mut text);
         text.push_str("</lastmod>\n");
+    }
+    for alternate in alternates {
+        text.push_str("    <xhtml:link rel=\"alternate\" hreflang=\"");
+        escape(&alternate.hreflang, &mut text);
+        text.push_str("\" href=\"");
+        escape(&alternate.href, &mut text);
+        text.push_str("\"/>\n");
     }
     let _ = writeln!(text, "  </{element}>");
     text
@@ -259,6 +347,40 @@ fn folder_url(base: &Url) -> Result<Url, SitemapGenError> {
         base.set_path(&path);
     }
     Ok(base)
+}
+
+/// The URL-set documents listing `urls` (those of at most [`MAX_LOC_CHARS`]), each of at most
+/// [`MAX_URLS`] URLs and [`MAX_BYTES`] bytes, with how many URLs each lists.
+fn urlset_bodies(urls: &[SitemapUrl], hreflang: bool) -> Vec<(String, usize)> {
+    let urlset_open = if hreflang {
+        URLSET_OPEN_XHTML
+    } else {
+        URLSET_OPEN
+    };
+    let mut bodies: Vec<(String, usize)> = Vec::new();
+    let mut body = String::from(urlset_open);
+    let mut count = 0;
+    for url in urls.iter().filter(|url| url.loc.len() <= MAX_LOC_CHARS) {
+        let alternates = if hreflang {
+            url.alternates.as_slice()
+        } else {
+            &[]
+        };
+        let element = entry("url", &url.loc, url.lastmod.as_deref(), alternates);
+        if count == MAX_URLS || body.len() + element.len() + URLSET_CLOSE.len() > MAX_BYTES {
+            body.push_str(URLSET_CLOSE);
+            bodies.push((
+                std::mem::replace(&mut body, String::from(urlset_open)),
+                count,
+            ));
+            count = 0;
+        }
+        body.push_str(&element);
+        count += 1;
+    }
+    body.push_str(URLSET_CLOSE);
+    bodies.push((body, count));
+    bodies
 }
 
 /// Generate the sitemaps of `report`: the URLs of [`sitemap_urls`], split into files of at most
@@ -286,24 +408,7 @@ pub fn generate_sitemaps(
         .iter()
         .filter(|url| url.loc.len() > MAX_LOC_CHARS)
         .count();
-    let mut bodies: Vec<(String, usize)> = Vec::new();
-    let mut body = String::from(URLSET_OPEN);
-    let mut count = 0;
-    for url in urls.iter().filter(|url| url.loc.len() <= MAX_LOC_CHARS) {
-        let element = entry("url", &url.loc, url.lastmod.as_deref());
-        if count == MAX_URLS || body.len() + element.len() + URLSET_CLOSE.len() > MAX_BYTES {
-            body.push_str(URLSET_CLOSE);
-            bodies.push((
-                std::mem::replace(&mut body, String::from(URLSET_OPEN)),
-                count,
-            ));
-            count = 0;
-        }
-        body.push_str(&element);
-        count += 1;
-    }
-    body.push_str(URLSET_CLOSE);
-    bodies.push((body, count));
+    let bodies = urlset_bodies(&urls, options.hreflang);
 
     let extension = if options.gzip { "xml.gz" } else { "xml" };
     let single = bodies.len() == 1;
@@ -332,7 +437,7 @@ pub fn generate_sitemaps(
     } else {
         let mut xml = String::from(INDEX_OPEN);
         for file in &files {
-            xml.push_str(&entry("sitemap", file.url.as_str(), None));
+            xml.push_str(&entry("sitemap", file.url.as_str(), None, &[]));
         }
         xml.push_str(INDEX_CLOSE);
         let name = format!("sitemap-index.{extension}");
@@ -343,12 +448,22 @@ pub fn generate_sitemaps(
             xml: xml.into_bytes(),
         })
     };
+    let (alternates_dropped, sets_unconfirmed) = if options.hreflang {
+        (
+            urls.iter().map(|url| url.alternates_dropped).sum(),
+            urls.iter().filter(|url| url.set_unconfirmed).count(),
+        )
+    } else {
+        (0, 0)
+    };
     Ok(GeneratedSitemaps {
         profile,
         files,
         index,
         gzip: options.gzip,
         too_long,
+        alternates_dropped,
+        sets_unconfirmed,
     })
 }
 
@@ -448,6 +563,107 @@ mod tests {
         );
     }
 
+    fn alternate(code: &str, href: &str) -> Alternate {
+        Alternate {
+            hreflang: code.to_owned(),
+            href: href.to_owned(),
+        }
+    }
+
+    fn with_alternates(url: &str, alternates: &[(&str, &str)]) -> PageRecord {
+        let mut page = page(url, true);
+        page.alternates = alternates
+            .iter()
+            .map(|(code, href)| alternate(code, href))
+            .collect();
+        page.alternates.sort();
+        page
+    }
+
+    #[test]
+    fn hreflang_alternates_only_when_asked_and_only_sets_google_uses() {
+        const EN: &str = "https://www.example.com/en/?a=1&b=2";
+        const DE: &str = "https://www.example.com/de/";
+        const ELSEWHERE: &str = "https://www.example.fr/";
+        let cluster = [
+            ("en", EN),
+            ("de", DE),
+            ("fr", ELSEWHERE),
+            ("en-UK", "https://www.example.com/uk/"),
+        ];
+        let report = report(vec![
+            with_alternates(EN, &cluster),
+            with_alternates(DE, &cluster),
+            // No self-reference.
+            with_alternates("https://www.example.com/it/", &[("en", EN)]),
+            // One-way: /es/ names /pt/, /pt/ names only itself.
+            with_alternates(
+                "https://www.example.com/es/",
+                &[
+                    ("es", "https://www.example.com/es/"),
+                    ("pt", "https://www.example.com/pt/"),
+                ],
+            ),
+            with_alternates(
+                "https://www.example.com/pt/",
+                &[("pt", "https://www.example.com/pt/")],
+            ),
+            // Names a page the audit saw that is not listed (noindex).
+            with_alternates(
+                "https://www.example.com/nl/",
+                &[
+                    ("nl", "https://www.example.com/nl/"),
+                    ("be", "https://www.example.com/hidden"),
+                ],
+            ),
+            page("https://www.example.com/hidden", false),
+        ]);
+        let plain = generate_sitemaps(&report, &SitemapGenOptions::default()).unwrap();
+        let xml = String::from_utf8(plain.files[0].xml.clone()).unwrap();
+        assert!(!xml.contains("xhtml"), "{xml}");
+        assert_eq!((plain.alternates_dropped, plain.sets_unconfirmed), (0, 0));
+
+        let options = SitemapGenOptions {
+            hreflang: true,
+            ..SitemapGenOptions::default()
+        };
+        let generated = generate_sitemaps(&report, &options).unwrap();
+        let xml = String::from_utf8(generated.files[0].xml.clone()).unwrap();
+        assert!(
+            xml.contains("xmlns:xhtml=\"http://www.w3.org/1999/xhtml\""),
+            "{xml}"
+        );
+        assert!(
+            xml.contains(
+                "<loc>https://www.example.com/en/?a=1&amp;b=2</loc>\n    \
+                 <xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"https://www.example.com/de/\"/>\n    \
+                 <xhtml:link rel=\"alternate\" hreflang=\"en\" \
+                 href=\"https://www.example.com/en/?a=1&amp;b=2\"/>\n    \
+                 <xhtml:link rel=\"alternate\" hreflang=\"fr\" href=\"https://www.example.fr/\"/>\n  </url>"
+            ),
+            "{xml}"
+        );
+        // The en/de cluster only (three links each); /pt/ names only itself, which is a set.
+        assert_eq!(xml.matches("<xhtml:link").count(), 7, "{xml}");
+        assert!(!xml.contains("hreflang=\"en-UK\""), "{xml}");
+        assert_eq!(generated.alternates_dropped, 2, "en-UK on two pages");
+        assert_eq!(generated.sets_unconfirmed, 3, "/it/, /es/ and /nl/");
+        // What `sitemap check` says of it: no error (the en/de pair names each other back).
+        let checked = crawlgate_core::sitemap::parse_bytes(
+            &generated.files[0].xml,
+            &crawlgate_core::sitemap::SitemapOptions::new(jiff::Timestamp::UNIX_EPOCH)
+                .with_url(Url::parse("https://www.example.com/sitemap.xml").unwrap()),
+        );
+        assert_eq!(checked.entries.len(), 6);
+        let errors: Vec<_> = checked
+            .summary
+            .issues
+            .iter()
+            .filter(|issue| issue.severity >= crawlgate_core::Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+
     #[test]
     fn lastmod_only_from_last_modified() {
         let mut dated = page("https://www.example.com/dated", true);
@@ -521,7 +737,7 @@ mod tests {
         let first = &generated.files[0];
         assert!(first.xml.len() <= MAX_BYTES);
         // Full: one more entry would not have fitted.
-        let one = entry("url", &locs(&first.xml)[0], None).len();
+        let one = entry("url", &locs(&first.xml)[0], None, &[]).len();
         assert!(first.xml.len() + one > MAX_BYTES, "{}", first.xml.len());
         assert!(first.entries < MAX_URLS);
         assert!(first.xml.ends_with(URLSET_CLOSE.as_bytes()));

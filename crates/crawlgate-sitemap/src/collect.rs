@@ -8,15 +8,25 @@ use super::{Entry, MAX_ENTRIES, SitemapKind, SitemapOptions};
 /// Where finished entries go: given away ([`Owned`]) or lent ([`Lent`]), in which case their
 /// memory is reused for the next entry.
 pub(crate) trait Sink {
-    fn accept(&mut self, entry: &mut Entry);
+    /// `kind`: the document's, known from its root element (or its first line) before any entry.
+    fn accept(&mut self, kind: SitemapKind, entry: &mut Entry);
 }
 
 /// Hands each entry over (the caller keeps it).
 pub(crate) struct Owned<F>(pub(crate) F);
 
 impl<F: FnMut(Entry)> Sink for Owned<F> {
-    fn accept(&mut self, entry: &mut Entry) {
+    fn accept(&mut self, _: SitemapKind, entry: &mut Entry) {
         (self.0)(std::mem::take(entry));
+    }
+}
+
+/// Hands each entry over with the document's kind.
+pub(crate) struct OwnedWithKind<F>(pub(crate) F);
+
+impl<F: FnMut(SitemapKind, Entry)> Sink for OwnedWithKind<F> {
+    fn accept(&mut self, kind: SitemapKind, entry: &mut Entry) {
+        (self.0)(kind, std::mem::take(entry));
     }
 }
 
@@ -24,7 +34,7 @@ impl<F: FnMut(Entry)> Sink for Owned<F> {
 pub(crate) struct Lent<F>(pub(crate) F);
 
 impl<F: FnMut(&Entry)> Sink for Lent<F> {
-    fn accept(&mut self, entry: &mut Entry) {
+    fn accept(&mut self, _: SitemapKind, entry: &mut Entry) {
         (self.0)(entry);
     }
 }
@@ -222,7 +232,7 @@ impl<'o, S: Sink> Collector<'o, S> {
         draft.at.kept_images = draft.entry.images.len();
         if self.validator.check(draft, issues) {
             self.emitted += 1;
-            self.sink.accept(&mut draft.entry);
+            self.sink.accept(self.kind, &mut draft.entry);
         }
     }
 

@@ -63,7 +63,7 @@ pub use issues::{Code, MAX_ISSUES_PER_RULE, rule_ids};
 /// A problem found in a sitemap, at a 1-based line and column, under its [`Code`].
 pub type Issue = crawlgate_issue::Issue<Code>;
 
-use collect::{Collector, Lent, Owned, Sink};
+use collect::{Collector, Lent, Owned, OwnedWithKind, Sink};
 use issues::Issues;
 use reader::{Capped, Decoded, LineTrack, ReadFailure};
 use serde::{Deserialize, Serialize};
@@ -338,6 +338,17 @@ pub fn parse<R: Read + Send>(
     on_entry: impl FnMut(Entry),
 ) -> SitemapSummary {
     parse_into(input, options, Owned(on_entry))
+}
+
+/// Like [`parse`], with the document's kind beside each entry (known from the root element, or
+/// the first line of a text sitemap, before any entry): for callers that keep an index's
+/// entries but not every urlset's.
+pub fn parse_with_kind<R: Read + Send>(
+    input: R,
+    options: &SitemapOptions,
+    on_entry: impl FnMut(SitemapKind, Entry),
+) -> SitemapSummary {
+    parse_into(input, options, OwnedWithKind(on_entry))
 }
 
 /// Like [`parse`], but lends each entry to `on_entry` instead of giving it away: the parser

@@ -72,6 +72,11 @@ pub(crate) struct GenerateOptions {
     /// Write gzipped files (`.xml.gz`).
     #[arg(long)]
     pub(crate) gzip: bool,
+    /// List each URL's hreflang alternates as `<xhtml:link rel="alternate" hreflang=…>`, when
+    /// the page's set is one Google uses (it names the page, the alternates listed name it
+    /// back); alternates with an invalid code are left out, and both are counted.
+    #[arg(long)]
+    pub(crate) hreflang: bool,
     /// Where the sitemaps will be served, for the index's child URLs and the `Sitemap:` line
     /// (default: the audited start URL's origin).
     #[arg(long, value_name = "URL")]
@@ -177,6 +182,7 @@ pub(crate) fn write_sitemaps(
             profile: options.profile.clone(),
             base_url: options.base_url.clone(),
             gzip: options.gzip,
+            hreflang: options.hreflang,
         },
     )?;
     let written = generated
@@ -209,6 +215,23 @@ pub(crate) fn write_sitemaps(
             "left out: {} URLs longer than {} characters",
             generated.too_long,
             crawlgate::report::SITEMAP_MAX_LOC_CHARS
+        );
+    }
+    if generated.alternates_dropped > 0 {
+        let _ = writeln!(
+            text,
+            "left out: {} hreflang alternates with an invalid language code or URL (the \
+             audit's hreflang findings name them)",
+            generated.alternates_dropped
+        );
+    }
+    if generated.sets_unconfirmed > 0 {
+        let _ = writeln!(
+            text,
+            "listed without alternates: {} URLs whose hreflang set Google would not use (no \
+             self-reference, no return link, or an alternate not in the sitemap; see the \
+             audit's hreflang findings)",
+            generated.sets_unconfirmed
         );
     }
     let _ = writeln!(

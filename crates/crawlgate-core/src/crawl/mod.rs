@@ -40,6 +40,7 @@ use crate::site::{
 };
 use crate::sitemap::SitemapKind;
 use foldhash::HashMap as FastMap;
+use prepare::EntryBudget;
 use requests::QueueName;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -242,6 +243,8 @@ pub struct Crawl {
     sitemap_urls: u64,
     /// Estimated bytes of the sitemap entries kept (`Bounds::max_sitemap_entry_bytes`).
     sitemap_entry_bytes: u64,
+    /// What the preparers may leave out of the sitemaps they parse.
+    entry_budget: Arc<EntryBudget>,
     cycles: Vec<SitemapCycle>,
 
     slots: Vec<Slot>,
@@ -321,6 +324,7 @@ impl Crawl {
             sitemap_queue: VecDeque::new(),
             sitemap_urls: 0,
             sitemap_entry_bytes: 0,
+            entry_budget: Arc::new(EntryBudget::new(config.bounds.max_sitemap_entry_bytes)),
             cycles: Vec::new(),
             slots: Vec::new(),
             slot_index: FastMap::default(),
@@ -361,7 +365,7 @@ impl Crawl {
 
     /// A handle that prepares responses (parses, extracts) off the driver's loop.
     pub fn preparer(&self) -> Preparer {
-        Preparer::new(&self.config)
+        Preparer::new(&self.config, Arc::clone(&self.entry_budget))
     }
 
     /// The next request to make, or `None` when nothing is ready (requests in flight may unblock

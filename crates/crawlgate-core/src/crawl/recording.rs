@@ -106,11 +106,13 @@ impl Crawl {
         };
         let (status, kind, entries) = match &state {
             SitemapState::Parsed {
-                status,
-                summary,
-                entries,
-                ..
-            } => (Some(*status), Some(summary.kind), entries.len() as u64),
+                status, summary, ..
+            } => (
+                Some(*status),
+                Some(summary.kind),
+                // As many as were kept before the preparer could leave some out.
+                summary.entry_count.min(crate::sitemap::MAX_ENTRIES),
+            ),
             SitemapState::HttpError { status, .. } => (Some(*status), None, 0),
             _ => (None, None, 0),
         };
@@ -158,6 +160,7 @@ impl Crawl {
         for (page, line) in pages {
             if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
                 self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
+                self.entry_budget.urls_full();
                 break;
             }
             self.sitemap_urls += 1;
@@ -212,6 +215,8 @@ impl Crawl {
             summary.issues.shrink_to_fit();
             self.hit(Bound::SitemapEntryBytes(bound));
         }
+        self.entry_budget
+            .set_bytes_left(bound.saturating_sub(self.sitemap_entry_bytes));
     }
 
     /// Discovers a urlset's `xhtml:link` hreflang alternates as hreflang references from the
@@ -226,6 +231,7 @@ impl Crawl {
             if !self.slot_index.contains_key(alternate.as_str()) {
                 if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
                     self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
+                    self.entry_budget.urls_full();
                     break;
                 }
                 self.sitemap_urls += 1;

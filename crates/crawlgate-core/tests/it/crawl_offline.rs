@@ -719,6 +719,95 @@ fn sitemap_entries_past_the_byte_bound_are_crawled_but_not_kept() {
     }
 }
 
+/// Once the sitemap URL bound is hit, a urlset parsed later discovers nothing and keeps its
+/// entries only within the entry byte bound: the preparer leaves the rest out as it parses
+/// (they never all sit in memory), and what the crawl records is what keeping them all and
+/// cutting afterwards gave. Alternates of entries past the cut still add their hreflang
+/// references to known pages.
+#[test]
+fn sitemap_entries_past_every_bound_are_left_out_while_parsing_with_the_same_result() {
+    let first: Vec<String> = (0..50).map(|n| format!("/p/{n}")).collect();
+    let later: Vec<String> = (0..200).map(|n| format!("/q/{n}")).collect();
+    let mut late_xml = urlset(ORIGIN, &later);
+    // An entry far past the byte bound whose alternate names a page the first sitemap listed.
+    late_xml = late_xml
+        .replace(
+            "<urlset ",
+            "<urlset xmlns:xhtml=\"http://www.w3.org/1999/xhtml\" ",
+        )
+        .replace(
+            "</urlset>",
+            "<url><loc>http://site.test/q/last</loc>\
+         <xhtml:link rel=\"alternate\" hreflang=\"de\" href=\"http://site.test/p/7\"/>\
+         </url></urlset>",
+        );
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/a.xml\nSitemap: http://site.test/b.xml\n"),
+        )
+        .with(ROOT, html("home"))
+        .with("http://site.test/a.xml", xml(&urlset(ORIGIN, &first)))
+        .with("http://site.test/b.xml", xml(&late_xml));
+    let mut config = config();
+    config.bounds.max_pages = 1;
+    config.probe_sitemap = false;
+    config.bounds.max_sitemap_urls = 50; // a.xml's
+    let whole = site.crawl(config.clone()).unwrap();
+    let entries_of = |site: &Site, name: &str| -> Vec<String> {
+        site.sitemaps
+            .iter()
+            .find(|s| s.url.path() == name)
+            .map(|s| s.entries().iter().map(|e| e.loc.clone()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        entries_of(&whole, "/b.xml").len(),
+        201,
+        "nothing cut without a byte bound"
+    );
+    let one_entry = whole.sitemaps[0].entries()[0].kept_bytes() as u64;
+    config.bounds.max_sitemap_entry_bytes = one_entry * 60;
+    let cut = site.crawl(config).unwrap();
+    // What keeping every entry and cutting afterwards keeps: a.xml's, then b.xml's while their
+    // bytes fit.
+    let mut left = one_entry * 60;
+    let mut expected = Vec::new();
+    for sitemap in &whole.sitemaps {
+        for entry in sitemap.entries() {
+            let bytes = entry.kept_bytes() as u64;
+            if bytes > left {
+                break;
+            }
+            left -= bytes;
+            expected.push(entry.loc.clone());
+        }
+    }
+    let mut kept = entries_of(&cut, "/a.xml");
+    assert_eq!(kept.len(), 50);
+    kept.extend(entries_of(&cut, "/b.xml"));
+    assert_eq!(kept, expected);
+    assert!(kept.len() > 50 && kept.len() < 60, "{}", kept.len());
+    assert!(cut.stats.bounds_hit.contains(&Bound::SitemapUrls(50)));
+    // b.xml still counts every entry, and its alternate still names /p/7 from b.xml.
+    let b = cut
+        .sitemaps
+        .iter()
+        .find(|s| s.url.path() == "/b.xml")
+        .unwrap();
+    assert_eq!(b.summary().unwrap().entry_count, 201);
+    let p7 = cut.resource(&url("/p/7")).unwrap();
+    assert!(
+        p7.references
+            .iter()
+            .any(|r| r.kind == ReferenceKind::Hreflang && r.from.path() == "/b.xml"),
+        "{:?}",
+        p7.references
+    );
+    // No URL of b.xml was discovered.
+    assert!(cut.resource(&url("/q/0")).is_none());
+}
+
 #[test]
 fn sitemaps_named_past_the_read_bound_are_recorded_up_to_a_bound_then_counted() {
     // An index of 50 indexes, each naming 1,000 sitemaps of its own and one that all share.
