@@ -2,7 +2,9 @@
 //! indexable canonical pages, checked against the audit's report and by `sitemap check`.
 
 use crate::util::{crawlgate, report_json, scratch, text};
+use crawlgate_serve::{ServedSite, SiteServer};
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 use std::path::Path;
 
 /// The URLs the generator's rule picks from report.json for `profile`, computed here from the
@@ -244,6 +246,78 @@ fn gzipped_for_bingbot(audit: &Path, dir: &Path) {
         &gz.join("sitemap.xml.gz"),
         "http://www.northwind.test/sitemap.xml.gz",
     );
+}
+
+/// A crawled site of 50,001 indexable pages: two sitemaps (50,000 URLs, then 1) and an index
+/// naming both, every URL listed once in URL order, each file clean under `sitemap check`.
+#[test]
+fn a_crawled_site_of_more_than_50000_pages_splits_into_an_index_and_two_sitemaps() {
+    const PAGES: u64 = 50_001;
+    // Page n links to pages 10n+1 … 10n+10 (a tree every page of which is reachable).
+    let site = ServedSite::new().generate("/", |target| {
+        let n: u64 = if target == "/" {
+            0
+        } else {
+            target.strip_prefix("/p/")?.parse().ok()?
+        };
+        let mut html = format!("<!doctype html><title>Page {n}</title>");
+        for child in (n * 10 + 1..=n * 10 + 10).filter(|child| *child < PAGES) {
+            let _ = write!(html, "<a href=\"/p/{child}\">{child}</a>");
+        }
+        Some(html.into())
+    });
+    let server = SiteServer::start_in_background(site).unwrap();
+    let dir = scratch("sitemap-generate-50001");
+    let audit = dir.join("audit");
+    let maps = dir.join("maps");
+    let output = crawlgate(&[
+        "audit",
+        server.url("/").as_str(),
+        "--quiet",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--max-pages",
+        "60000",
+        "-o",
+        audit.to_str().unwrap(),
+        "--write-sitemaps",
+        maps.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let report = report_json(&audit);
+    let expected = expected_urls(&report, "googlebot");
+    assert_eq!(expected.len() as u64, PAGES);
+    let origin = server.url("/");
+    let origin = origin.as_str().trim_end_matches('/');
+    let index = maps.join("sitemap-index.xml");
+    assert_eq!(
+        locs(&index),
+        [
+            format!("{origin}/sitemap-1.xml"),
+            format!("{origin}/sitemap-2.xml")
+        ]
+    );
+    check_passes(&index, &format!("{origin}/sitemap-index.xml"));
+    let mut listed = Vec::new();
+    for (name, count) in [("sitemap-1.xml", 50_000), ("sitemap-2.xml", 1)] {
+        let file = maps.join(name);
+        let urls = locs(&file);
+        assert_eq!(urls.len(), count, "{name}");
+        check_passes(&file, &format!("{origin}/{name}"));
+        listed.extend(urls);
+    }
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(listed, sorted, "in URL order across the files");
+    assert_eq!(listed.into_iter().collect::<BTreeSet<_>>(), expected);
+    assert!(
+        text(&output.stdout).contains(&format!("Sitemap: {origin}/sitemap-index.xml")),
+        "{}",
+        text(&output.stdout)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
