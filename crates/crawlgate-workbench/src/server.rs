@@ -209,6 +209,16 @@ async fn check(request: Request<Incoming>, workbench: &Arc<Workbench>, host: &st
     {
         return error(StatusCode::FORBIDDEN, "cross-origin requests are refused");
     }
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|bytes| bytes > MAX_BODY_BYTES as u64) {
+        return error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("the request body is larger than {MAX_BODY_BYTES} bytes"),
+        );
+    }
     let body = Limited::new(request.into_body(), MAX_BODY_BYTES);
     let bytes = match tokio::time::timeout(BODY_READ_TIMEOUT, body.collect()).await {
         Ok(Ok(collected)) => collected.to_bytes(),
