@@ -102,6 +102,34 @@ fn without_account_rule(robots: &str) -> (String, usize) {
     (kept.join("\n") + "\n", index + 1)
 }
 
+/// Sends SIGTERM to `running` and waits (bounded) for it to exit with status 0; its stderr.
+fn stop_with_sigterm(mut running: Running) -> String {
+    let pid = running.child.id().to_string();
+    let killed = Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    let deadline = Instant::now() + TIMEOUT;
+    let status = loop {
+        if let Some(status) = running.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status.code(), Some(0));
+    let mut stderr = String::new();
+    running
+        .child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    stderr
+}
+
 #[test]
 fn the_workbench_shows_the_demo_urls_a_draft_frees() {
     let dir = scratch("serve-demo");
@@ -189,30 +217,7 @@ fn the_workbench_shows_the_demo_urls_a_draft_frees() {
     assert_eq!(answer["rows"][1]["cells"][0]["allowed"], false);
 
     // SIGTERM stops it, exit status 0.
-    let mut running = running;
-    let pid = running.child.id().to_string();
-    let killed = Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
-    let deadline = Instant::now() + TIMEOUT;
-    let status = loop {
-        if let Some(status) = running.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(status.code(), Some(0));
-    let mut stderr = String::new();
-    running
-        .child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let stderr = stop_with_sigterm(running);
     assert!(stderr.contains("crawlgate workbench stopped"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

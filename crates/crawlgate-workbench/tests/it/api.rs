@@ -26,7 +26,7 @@ fn cell<'a>(answer: &'a Value, path: &str, label: &str) -> &'a Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_page_and_its_assets_are_served_self_contained_with_a_strict_policy() {
-    let served = serve(Workbench::new(draft("User-agent: *\n"), None).unwrap()).await;
+    let served = serve(Workbench::new(Some(draft("User-agent: *\n")), None).unwrap()).await;
     let page = get(served.addr, "/").await;
     assert_eq!(page.status, 200);
     assert_eq!(
@@ -98,7 +98,8 @@ async fn the_page_and_its_assets_are_served_self_contained_with_a_strict_policy(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rule_typed_flips_the_cell_it_matches_with_its_line() {
     let served =
-        serve(Workbench::new(draft("User-agent: *\nDisallow: /private/\n"), None).unwrap()).await;
+        serve(Workbench::new(Some(draft("User-agent: *\nDisallow: /private/\n")), None).unwrap())
+            .await;
     let state = get(served.addr, "/api/state").await.json();
     assert_eq!(state["robots"], "User-agent: *\nDisallow: /private/\n");
     assert_eq!(state["source"], "test.robots.txt");
@@ -216,7 +217,7 @@ async fn lint_issues_come_with_their_line_as_typed() {
 async fn against_a_report_the_flips_and_the_findings_resolved_and_created_are_listed() {
     let served = serve(Workbench::new(None, Some(shop_report(&[]))).unwrap()).await;
     let state = get(served.addr, "/api/state").await.json();
-    let listed: String = SHOP_ROBOTS.iter().map(|line| format!("{line}\n")).collect();
+    let listed = SHOP_ROBOTS.join("\n") + "\n";
     assert_eq!(
         state["robots"], listed,
         "the draft starts from the report's robots.txt"
@@ -319,7 +320,7 @@ async fn against_a_report_the_flips_and_the_findings_resolved_and_created_are_li
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_from_elsewhere_and_oversized_ones_are_refused() {
-    let served = serve(Workbench::new(draft("User-agent: *\n"), None).unwrap()).await;
+    let served = serve(Workbench::new(Some(draft("User-agent: *\n")), None).unwrap()).await;
     let addr = served.addr;
     let body = serde_json::to_vec(&json!({ "robots": "User-agent: *\n" })).unwrap();
     let json_type = ("Content-Type", "application/json");
@@ -423,6 +424,6 @@ async fn a_non_loopback_address_is_refused_unless_asked_for() {
         matches!(refused, Err(WorkbenchError::NotLoopback(_))),
         "{refused:?}"
     );
-    let too_large = Workbench::new(draft(&"#".repeat(MAX_DRAFT_BYTES + 1)), None);
+    let too_large = Workbench::new(Some(draft(&"#".repeat(MAX_DRAFT_BYTES + 1))), None);
     assert!(matches!(too_large, Err(WorkbenchError::TooLarge { .. })));
 }

@@ -1,6 +1,6 @@
-//! The page in headless Chromium (Debian's `chromium`), driven over the DevTools protocol with
-//! chromiumoxide: a rule typed in the editor flips its cell and the deciding line is
-//! highlighted, with no console error; markup in the robots.txt, a report URL or a typed token
+//! The page in headless Chromium (Debian's `chromium`), driven over CDP with chromiumoxide: a
+//! rule typed in the editor flips its cell and the deciding line is highlighted, with no console
+//! error; markup in the robots.txt, a report URL or a typed token
 //! shows as text and never runs. Without Chromium the tests say they skipped, unless
 //! `CRAWLGATE_REQUIRE_CHROMIUM=1` (CI sets it), when they fail.
 
@@ -24,7 +24,7 @@ const CARET_AT_END: &str = "(() => { const t = document.getElementById('robots')
 /// Bounds every wait for the page.
 const WAIT: Duration = Duration::from_secs(15);
 
-/// The browser, its DevTools connection's task and its profile folder.
+/// The browser, the task of its CDP connection and its profile folder.
 struct Chromium {
     browser: Browser,
     handler: tokio::task::JoinHandle<()>,
@@ -145,13 +145,45 @@ fn cell(path: &str, bot: &str) -> String {
     )
 }
 
+/// A typo typed on a new line: its issue shows on that line of the editor, and only there.
+async fn lint_shows_inline(page: &Page, editor: &chromiumoxide::Element) {
+    // A lint issue appears inline on its line as it is typed.
+    eval(page, CARET_AT_END).await;
+    editor.press_key("Enter").await.unwrap();
+    editor.type_str("Dissallow: /x").await.unwrap();
+    let fourth = "document.querySelectorAll('#backdrop .line')[3]";
+    let shown = until(
+        page,
+        &format!("!!{fourth} && {fourth}.textContent.includes('typo-field')"),
+    )
+    .await;
+    assert!(
+        shown < Duration::from_secs(5),
+        "the issue showed after {shown:?}"
+    );
+    assert_eq!(
+        eval(page, &format!("{fourth}.classList.contains('issue')")).await,
+        true
+    );
+    // Line 2 has its own issue (`/private/` is a sensitive path); line 3 has none.
+    assert_eq!(
+        eval(
+            page,
+            "document.querySelectorAll('#backdrop .line')[2].classList.contains('issue')"
+        )
+        .await,
+        false
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_typed_rule_flips_its_cell_and_the_deciding_line_is_highlighted() {
     let Some(chromium) = Chromium::launch().await else {
         return;
     };
     let served =
-        serve(Workbench::new(draft("User-agent: *\nDisallow: /private/\n"), None).unwrap()).await;
+        serve(Workbench::new(Some(draft("User-agent: *\nDisallow: /private/\n")), None).unwrap())
+            .await;
     let (page, errors) = chromium.open(&format!("http://{}/", served.addr)).await;
     let search = cell("/search?q=boots", "Googlebot");
     until(&page, &format!("!!({search})")).await;
@@ -225,33 +257,7 @@ async fn a_typed_rule_flips_its_cell_and_the_deciding_line_is_highlighted() {
         "{info}"
     );
 
-    // A lint issue appears inline on its line as it is typed.
-    eval(&page, CARET_AT_END).await;
-    editor.press_key("Enter").await.unwrap();
-    editor.type_str("Dissallow: /x").await.unwrap();
-    let fourth = "document.querySelectorAll('#backdrop .line')[3]";
-    let shown = until(
-        &page,
-        &format!("!!{fourth} && {fourth}.textContent.includes('typo-field')"),
-    )
-    .await;
-    assert!(
-        shown < Duration::from_secs(5),
-        "the issue showed after {shown:?}"
-    );
-    assert_eq!(
-        eval(&page, &format!("{fourth}.classList.contains('issue')")).await,
-        true
-    );
-    // Line 2 has its own issue (`/private/` is a sensitive path); line 3 has none.
-    assert_eq!(
-        eval(
-            &page,
-            "document.querySelectorAll('#backdrop .line')[2].classList.contains('issue')"
-        )
-        .await,
-        false
-    );
+    lint_shows_inline(&page, &editor).await;
     assert!(
         errors.lock().unwrap().is_empty(),
         "{:?}",
@@ -274,7 +280,7 @@ async fn markup_in_the_robots_txt_a_report_url_or_a_token_is_shown_as_text_and_n
         "http://shop.test/<script>window.pwned='url'</script>",
         "http://shop.test/\"><img src=x onerror=\"window.pwned='attribute'\">",
     ]);
-    let served = serve(Workbench::new(draft(robots), Some(report)).unwrap()).await;
+    let served = serve(Workbench::new(Some(draft(robots)), Some(report)).unwrap()).await;
     let (page, errors) = chromium.open(&format!("http://{}/", served.addr)).await;
     until(
         &page,

@@ -1,5 +1,5 @@
 //! The workbench over real HTTP on 127.0.0.1 (an ephemeral port): its API (`api.rs`), and its
-//! page in headless Chromium driven over the DevTools protocol (`browser.rs`). One test binary
+//! page in headless Chromium driven over CDP (`browser.rs`). One test binary
 //! (ARCHITECTURE.md, "tests/"): a module per subject.
 
 mod api;
@@ -7,6 +7,7 @@ mod browser;
 
 use crawlgate_workbench::{Draft, Server, Workbench};
 use serde_json::{Value, json};
+use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -46,8 +47,8 @@ pub(crate) async fn serve(workbench: Workbench) -> Served {
     }
 }
 
-pub(crate) fn draft(body: &str) -> Option<Draft> {
-    Some(Draft::new(body, "test.robots.txt"))
+pub(crate) fn draft(body: &str) -> Draft {
+    Draft::new(body, "test.robots.txt")
 }
 
 /// An answer: status, header lines (lowercase names), body.
@@ -91,16 +92,16 @@ pub(crate) async fn request(
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("host"))
         {
-            text.push_str(&format!("Host: {addr}\r\n"));
+            let _ = write!(text, "Host: {addr}\r\n");
         }
         for (name, value) in headers {
-            text.push_str(&format!("{name}: {value}\r\n"));
+            let _ = write!(text, "{name}: {value}\r\n");
         }
         if !headers
             .iter()
             .any(|(name, _)| name.eq_ignore_ascii_case("content-length"))
         {
-            text.push_str(&format!("Content-Length: {}\r\n", body.len()));
+            let _ = write!(text, "Content-Length: {}\r\n", body.len());
         }
         text.push_str("\r\n");
         stream.write_all(text.as_bytes()).await.expect("writes");
