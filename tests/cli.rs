@@ -21,6 +21,7 @@ mod robots_diff_cmd;
 mod robots_suggest_cmd;
 mod rules_cmd;
 mod scope_cmd;
+mod serve_cmd;
 mod sitemap_cmd;
 mod sitemap_generate_cmd;
 mod util;

@@ -43,6 +43,9 @@ enum Command {
     Crawl(commands::crawl::CrawlCommandArgs),
     /// Compare two audits (report.json): what gets worse, page by page, after mapping URLs.
     Diff(commands::diff::DiffArgs),
+    /// Serve the live robots.txt workbench: edit a robots.txt in the browser and see lint
+    /// issues, verdicts and the audit's URLs that flip as you type.
+    Serve(commands::serve::ServeArgs),
 }
 
 /// Exit codes (README.md, "Exit codes"); clap itself exits 2 on usage errors.
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => commands::rules::explain(&args),
         Command::Crawl(args) => commands::crawl::run(&args),
         Command::Diff(args) => commands::diff::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     };
     match result {
         Ok(code) => code,

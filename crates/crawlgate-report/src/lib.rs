@@ -47,6 +47,7 @@ pub use sitemap_gen::{
 };
 pub use suggest::{
     FIXABLE_RULES, FileSuggestion, FlipRecord, NotByEdit, ProofRecord, ResolvedFinding,
-    RobotsSuggestions, SuggestedEdit, suggest_robots_fixes, unified_diff,
+    RobotsSuggestions, SuggestedEdit, deciding_profile, named_urls, suggest_robots_fixes,
+    unified_diff,
 };
 pub use url_map::{MapError, UrlMap};

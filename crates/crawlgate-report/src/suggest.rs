@@ -220,7 +220,7 @@ pub fn suggest_robots_fixes(
 
 /// The profile whose robots.txt verdict a finding reports: its own, but Google's image crawler
 /// for `robots/blocked-image`, which is reported under the audited Google profile.
-fn deciding_profile(finding: &crate::ReportFinding) -> Option<&str> {
+pub fn deciding_profile(finding: &crate::ReportFinding) -> Option<&str> {
     let profile = finding.finding.profile.as_deref()?;
     Some(if finding.finding.rule == "robots/blocked-image" {
         "googlebot-image"
@@ -249,7 +249,7 @@ fn known_paths(report: &Report, origin: &str) -> BTreeSet<String> {
 
 /// The URLs a finding's evidence names that robots.txt may refuse: the finding's own, then the
 /// canonical target, the redirect's end, the asset, the sitemap entry.
-fn named_urls(finding: &crate::ReportFinding) -> Vec<&str> {
+pub fn named_urls(finding: &crate::ReportFinding) -> Vec<&str> {
     let mut urls = vec![finding.finding.url.as_str()];
     for evidence in &finding.finding.evidence {
         match evidence {
@@ -284,11 +284,7 @@ impl<'a> FileContext<'a> {
         let profiles: Vec<&str> = profiles.into_iter().collect();
         let chains = profiles
             .iter()
-            .map(|name| {
-                Profile::builtin(name)
-                    .unwrap_or_else(|| Profile::custom(name))
-                    .robots_tokens
-            })
+            .map(|name| Profile::named(name).robots_tokens)
             .collect();
         Some(Self {
             origin,

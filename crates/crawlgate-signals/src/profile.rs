@@ -77,6 +77,12 @@ impl Profile {
         Some(profile)
     }
 
+    /// The built-in profile of that name, else a custom profile for it as a token: how every
+    /// command and the report read a profile name (`--profile`, report.json's profiles).
+    pub fn named(name: &str) -> Profile {
+        Profile::builtin(name).unwrap_or_else(|| Profile::custom(name))
+    }
+
     /// Every built-in profile.
     pub fn builtins() -> Vec<Profile> {
         BUILTIN_NAMES
@@ -145,6 +151,8 @@ mod tests {
         assert_eq!(names, BUILTIN_NAMES);
         assert_eq!(Profile::builtin("GoogleBot"), Some(Profile::googlebot()));
         assert_eq!(Profile::builtin("nobot"), None);
+        assert_eq!(Profile::named("GoogleBot"), Profile::googlebot());
+        assert_eq!(Profile::named("NoBot"), Profile::custom("nobot"));
     }
 
     #[test]

@@ -85,7 +85,7 @@ pub(crate) fn stop_on_signals(stop: StopHandle) {
 
 /// Ctrl-C (SIGINT) and SIGTERM, listened for.
 #[cfg(unix)]
-struct Signals {
+pub(crate) struct Signals {
     interrupt: tokio::signal::unix::Signal,
     terminate: tokio::signal::unix::Signal,
 }
@@ -93,7 +93,7 @@ struct Signals {
 #[cfg(unix)]
 impl Signals {
     /// Install the handlers (inside a runtime); `None` when they cannot be.
-    fn listen() -> Option<Self> {
+    pub(crate) fn listen() -> Option<Self> {
         use tokio::signal::unix::{SignalKind, signal};
         Some(Self {
             interrupt: signal(SignalKind::interrupt()).ok()?,
@@ -102,7 +102,7 @@ impl Signals {
     }
 
     /// Wait for the next one; false when no more can come.
-    async fn next(&mut self) -> bool {
+    pub(crate) async fn next(&mut self) -> bool {
         tokio::select! {
             received = self.interrupt.recv() => received.is_some(),
             received = self.terminate.recv() => received.is_some(),
@@ -112,15 +112,15 @@ impl Signals {
 
 /// Ctrl-C, listened for.
 #[cfg(not(unix))]
-struct Signals;
+pub(crate) struct Signals;
 
 #[cfg(not(unix))]
 impl Signals {
-    fn listen() -> Option<Self> {
+    pub(crate) fn listen() -> Option<Self> {
         Some(Self)
     }
 
-    async fn next(&mut self) -> bool {
+    pub(crate) async fn next(&mut self) -> bool {
         tokio::signal::ctrl_c().await.is_ok()
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod robots_diff;
 pub(crate) mod robots_generate;
 pub(crate) mod robots_suggest;
 pub(crate) mod rules;
+pub(crate) mod serve;
 pub(crate) mod sitemap;
 
 /// Print a command's closing summary on stdout. The reports are written by then and the exit

@@ -168,10 +168,7 @@ fn profiles(names: &[String]) -> Vec<Profile> {
     if names.is_empty() {
         return vec![Profile::googlebot()];
     }
-    names
-        .iter()
-        .map(|name| Profile::builtin(name).unwrap_or_else(|| Profile::custom(name)))
-        .collect()
+    names.iter().map(|name| Profile::named(name)).collect()
 }
 
 pub(crate) fn run(args: &DiffArgs) -> anyhow::Result<ExitCode> {

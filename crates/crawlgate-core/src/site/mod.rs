@@ -141,19 +141,7 @@ impl Site {
     /// `group-shadows-global`) for every robots.txt token of the audited profiles, in profile
     /// order, each once (`googlebot-image` brings its `googlebot` fallback).
     pub fn lint_options(&self) -> LintOptions {
-        let mut user_agents: Vec<String> = Vec::new();
-        for token in self.profiles.iter().flat_map(|p| &p.robots_tokens) {
-            if !user_agents
-                .iter()
-                .any(|known| known.eq_ignore_ascii_case(token))
-            {
-                user_agents.push(token.clone());
-            }
-        }
-        LintOptions {
-            user_agents,
-            ..LintOptions::default()
-        }
+        lint_options_for(&self.profiles)
     }
 
     /// Every known URL, sorted by URL.
@@ -296,6 +284,25 @@ impl Site {
             return Indexability::NotIndexable(NotIndexable::CanonicalElsewhere(target));
         }
         Indexability::Indexable
+    }
+}
+
+/// How an audit of `profiles` lints robots.txt: the crawler-dependent checks (`disallow-all`,
+/// `group-shadows-global`) for every robots.txt token of the profiles, in profile order, each
+/// once (`googlebot-image` brings its `googlebot` fallback). [`Site::lint_options`] for a Site.
+pub fn lint_options_for(profiles: &[Profile]) -> LintOptions {
+    let mut user_agents: Vec<String> = Vec::new();
+    for token in profiles.iter().flat_map(|p| &p.robots_tokens) {
+        if !user_agents
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(token))
+        {
+            user_agents.push(token.clone());
+        }
+    }
+    LintOptions {
+        user_agents,
+        ..LintOptions::default()
     }
 }
 
