@@ -498,6 +498,22 @@ pub struct Decision<'a> {
     pub decided_by: Decider<'a>,
 }
 
+impl<'a> Decision<'a> {
+    /// The verdict of compiled rules for `path`: the deciding rule's, or allowed by no rule.
+    pub fn of(agent: &AgentRules<'a>, path: &str) -> Decision<'a> {
+        match agent.deciding_rule(path) {
+            Some(rule) => Decision {
+                allowed: rule.directive == Directive::Allow,
+                decided_by: Decider::Rule(rule),
+            },
+            None => Decision {
+                allowed: true,
+                decided_by: Decider::NoRule,
+            },
+        }
+    }
+}
+
 impl fmt::Display for Decision<'_> {
     /// `allowed (no rule)`, `disallowed (line 7: Disallow: /shop)`, `disallowed (robots.txt
     /// unreachable)`, `allowed (no robots.txt)`.
@@ -560,16 +576,7 @@ impl<'a> Matcher<'a> {
 
     fn decide(&self, path: &str) -> Decision<'a> {
         match self {
-            Matcher::Rules(agent) => match agent.deciding_rule(path) {
-                Some(rule) => Decision {
-                    allowed: rule.directive == Directive::Allow,
-                    decided_by: Decider::Rule(rule),
-                },
-                None => Decision {
-                    allowed: true,
-                    decided_by: Decider::NoRule,
-                },
-            },
+            Matcher::Rules(agent) => Decision::of(agent, path),
             Matcher::Everything { allowed } => Decision {
                 allowed: *allowed,
                 decided_by: Decider::FetchOutcome,

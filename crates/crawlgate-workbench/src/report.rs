@@ -312,7 +312,7 @@ impl ReportView {
             let Some((refused_url, path)) = refused else {
                 continue;
             };
-            let after = decision(new_agent, &path);
+            let after = Decision::of(new_agent, &path);
             if !after.allowed {
                 continue;
             }
@@ -324,7 +324,7 @@ impl ReportView {
                     profile: finding.finding.profile.clone().unwrap_or_default(),
                     severity: finding.finding.severity.as_str(),
                     refused_url: refused_url.to_owned(),
-                    before: FlipSide::of(&decision(old_agent, &path), old_lines),
+                    before: FlipSide::of(&Decision::of(old_agent, &path), old_lines),
                     after: FlipSide::of(&after, lines),
                 });
             }
@@ -392,20 +392,6 @@ fn fixable<'a>(finding: &'a ReportFinding, robots_url: &str) -> Option<(&'a str,
             _ => None,
         })?;
     Some((profile, line))
-}
-
-/// A decision of compiled rules, as the diff engine states it.
-fn decision<'a>(agent: &AgentRules<'a>, path: &str) -> Decision<'a> {
-    match agent.deciding_rule(path) {
-        Some(rule) => Decision {
-            allowed: rule.directive == Directive::Allow,
-            decided_by: Decider::Rule(rule),
-        },
-        None => Decision {
-            allowed: true,
-            decided_by: Decider::NoRule,
-        },
-    }
 }
 
 /// The known URLs on `origin`, each once, in the report's (URL) order.
