@@ -3,7 +3,10 @@
 # (benches/src/bin/crawl-bench-site.rs), served on 127.0.0.1 by nginx (Debian's nginx-light: one
 # worker, access log off) or by crawlgate's in-process server running as its own process, crawled
 # by `crawlgate crawl` (signal extraction on every page) and, in the same run, by `wget -r` as the
-# baseline. Prints pages/s and peak RSS for each.
+# baseline. Prints pages/s and peak RSS for each. Then the machine's ceiling, the same URLs fetched
+# with no parsing at all (`curl --parallel --parallel-max 16` over the URL list), against a full
+# `crawlgate audit` (crawl, extraction, rules, report.json; default limits): the audit / raw-fetch
+# ratio of each run and their median.
 #
 # RUNS=N repeats each measurement (default 3); PAGES="2000 20000" chooses the sites;
 # SERVER=nginx|inprocess chooses the server (default: nginx when installed).
@@ -89,6 +92,32 @@ for pages in $sizes; do
     # robots.txt is one of the downloads.
     report "wget -r (run $run)" "$((got - 1))" "$(elapsed "$work/wget.time")" "$(peak "$work/wget.time")"
   done
+  # The ceiling: every URL the audit fetches (robots.txt, the pages, their stylesheet and
+  # script), fetched 16 at a time with no parsing; against the full audit of the same site.
+  {
+    echo "url = \"${url}robots.txt\""
+    echo "url = \"${url}site.css\""
+    echo "url = \"${url}site.js\""
+    echo "url = \"$url\""
+    for i in $(seq 1 $((pages - 1))); do echo "url = \"${url}p/$i.html\""; done
+  } | sed 'a output = "/dev/null"' >"$work/urls.curl"
+  ratios=""
+  for run in $(seq "$runs"); do
+    /usr/bin/time -v curl --parallel --parallel-max 16 -s -K "$work/urls.curl" \
+      >/dev/null 2>"$work/curl.time"
+    raw=$(elapsed "$work/curl.time")
+    report "curl --parallel 16 (run $run)" "$pages" "$raw" "$(peak "$work/curl.time")"
+    rm -rf "$work/audit"
+    /usr/bin/time -v "$target/release/crawlgate" audit "$url" --quiet --fail-on never \
+      --max-pages $((pages + 10)) --format json --output-dir "$work/audit" \
+      >"$work/audit.out" 2>"$work/audit.time"
+    full=$(elapsed "$work/audit.time")
+    report "crawlgate audit (run $run)" "$pages" "$full" "$(peak "$work/audit.time")"
+    ratio=$(awk -v a="$full" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')
+    echo "audit / raw fetch (run $run): $ratio"
+    ratios="$ratios $ratio"
+  done
+  echo "audit / raw fetch, median of $runs: $(echo "$ratios" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
   kill "$server_pid"
   wait "$server_pid" 2>/dev/null || true
   server_pid=""
