@@ -27,7 +27,7 @@ cargo build --release --quiet -p crawlgate-cli -p crawlgate-benches --bin crawlg
 # `name pages seconds rss_kb`
 report() {
   awk -v name="$1" -v pages="$2" -v seconds="$3" -v rss="$4" \
-    'BEGIN { printf "%-28s %6d pages %7.2f s %8.0f pages/s  peak RSS %6.1f MB\n", name, pages, seconds, pages / seconds, rss / 1024 }'
+    'BEGIN { printf "%-28s %6d pages %7.3f s %8.0f pages/s  peak RSS %6.1f MB\n", name, pages, seconds, pages / seconds, rss / 1024 }'
 }
 
 # Elapsed seconds and peak RSS (KB) from /usr/bin/time -v output.
@@ -103,15 +103,20 @@ for pages in $sizes; do
   } | sed 'a output = "/dev/null"' >"$work/urls.curl"
   ratios=""
   for run in $(seq "$runs"); do
+    # Wall time to the millisecond (GNU time's is to the hundredth, too coarse here).
+    start=$(date +%s%N)
     /usr/bin/time -v curl --parallel --parallel-max 16 -s -K "$work/urls.curl" \
       >/dev/null 2>"$work/curl.time"
-    raw=$(elapsed "$work/curl.time")
+    raw=$(( $(date +%s%N) - start ))
+    raw=$(awk -v ns="$raw" 'BEGIN { printf "%.3f", ns / 1e9 }')
     report "curl --parallel 16 (run $run)" "$pages" "$raw" "$(peak "$work/curl.time")"
     rm -rf "$work/audit"
+    start=$(date +%s%N)
     /usr/bin/time -v "$target/release/crawlgate" audit "$url" --quiet --fail-on never \
       --max-pages $((pages + 10)) --format json --output-dir "$work/audit" \
       >"$work/audit.out" 2>"$work/audit.time"
-    full=$(elapsed "$work/audit.time")
+    full=$(( $(date +%s%N) - start ))
+    full=$(awk -v ns="$full" 'BEGIN { printf "%.3f", ns / 1e9 }')
     report "crawlgate audit (run $run)" "$pages" "$full" "$(peak "$work/audit.time")"
     ratio=$(awk -v a="$full" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')
     echo "audit / raw fetch (run $run): $ratio"
