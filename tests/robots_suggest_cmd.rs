@@ -1,7 +1,7 @@
 //! `crawlgate robots suggest`: the edits it writes resolve their findings on a re-audit with the
 //! suggested files (`--robots-override`), and flip no other URL's verdict.
 
-use crate::util::{crawlgate, report_json, scratch, text};
+use crate::util::{crawlgate, exits_2_saying, report_json, scratch, text};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -259,20 +259,18 @@ fn bad_input_exits_2_with_a_reason() {
     let dir = scratch("robots-suggest-bad");
     let not_json = dir.join("report.json");
     std::fs::write(&not_json, "{}").unwrap();
-    let output = crawlgate(&["robots", "suggest", not_json.to_str().unwrap()]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("is not a crawlgate report.json"));
-    let output = crawlgate(&[
-        "robots",
-        "suggest",
-        dir.to_str().unwrap(),
-        "--robots",
-        "/x=y",
-    ]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(
-        text(&output.stderr).contains("is not an origin"),
-        "{}",
-        text(&output.stderr)
+    exits_2_saying(
+        &["robots", "suggest", not_json.to_str().unwrap()],
+        "is not a crawlgate report.json",
+    );
+    exits_2_saying(
+        &[
+            "robots",
+            "suggest",
+            dir.to_str().unwrap(),
+            "--robots",
+            "/x=y",
+        ],
+        "is not an origin",
     );
 }

@@ -2,7 +2,7 @@
 //! sent a draft of the demo's robots.txt that frees `/account/` for Googlebot, and answers with
 //! exactly the demo URLs that rule refused; SIGTERM stops it. Bad input exits 2.
 
-use crate::util::{crawlgate, report_json, scratch, text};
+use crate::util::{crawlgate, exits_2_saying, report_json, scratch, text};
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -225,62 +225,32 @@ fn the_workbench_shows_the_demo_urls_a_draft_frees() {
 #[test]
 fn bad_input_exits_2_with_a_reason() {
     let dir = scratch("serve-bad-input");
-    let remote = crawlgate(&["serve", "--listen", "0.0.0.0:0"]);
-    assert_eq!(remote.status.code(), Some(2));
-    assert!(
-        text(&remote.stderr).contains("--allow-remote"),
-        "{}",
-        text(&remote.stderr)
-    );
-
+    exits_2_saying(&["serve", "--listen", "0.0.0.0:0"], "--allow-remote");
     let big = dir.join("big.robots.txt");
-    std::fs::write(&big, "#".repeat(crawlgate_workbench_max() + 1)).unwrap();
-    let too_large = crawlgate(&[
-        "serve",
-        "--robots",
-        big.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
-    assert_eq!(too_large.status.code(), Some(2));
-    assert!(
-        text(&too_large.stderr).contains("larger than 1024000 bytes"),
-        "{}",
-        text(&too_large.stderr)
+    std::fs::write(&big, "#".repeat(crawlgate_workbench::MAX_DRAFT_BYTES + 1)).unwrap();
+    let listen = ["--listen", "127.0.0.1:0"];
+    exits_2_saying(
+        &[&["serve", "--robots", big.to_str().unwrap()][..], &listen].concat(),
+        "larger than 1024000 bytes",
     );
-
-    let missing = crawlgate(&[
-        "serve",
-        "--report",
-        dir.join("none.json").to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
-    assert_eq!(missing.status.code(), Some(2));
-    assert!(
-        text(&missing.stderr).contains("none.json"),
-        "{}",
-        text(&missing.stderr)
+    let missing = dir.join("none.json");
+    exits_2_saying(
+        &[
+            &["serve", "--report", missing.to_str().unwrap()][..],
+            &listen,
+        ]
+        .concat(),
+        "none.json",
     );
     let not_report = dir.join("robots.json");
     std::fs::write(&not_report, "{\"robots\": []}").unwrap();
-    let wrong = crawlgate(&[
-        "serve",
-        "--report",
-        not_report.to_str().unwrap(),
-        "--listen",
-        "127.0.0.1:0",
-    ]);
-    assert_eq!(wrong.status.code(), Some(2));
-    assert!(
-        text(&wrong.stderr).contains("is not a crawlgate report.json"),
-        "{}",
-        text(&wrong.stderr)
+    exits_2_saying(
+        &[
+            &["serve", "--report", not_report.to_str().unwrap()][..],
+            &listen,
+        ]
+        .concat(),
+        "is not a crawlgate report.json",
     );
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// The largest robots.txt `serve` reads (twice Google's 500 KiB).
-fn crawlgate_workbench_max() -> usize {
-    2 * 512_000
 }

@@ -18,6 +18,15 @@ pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Run `crawlgate args`: it must exit 2 with `says` on standard error.
+#[allow(dead_code)]
+pub(crate) fn exits_2_saying(args: &[&str], says: &str) {
+    let output = crawlgate(args);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(stderr.contains(says), "{args:?}: {stderr}");
+}
+
 /// The report.json an audit wrote into `dir`, parsed.
 #[allow(dead_code)]
 pub(crate) fn report_json(dir: &Path) -> serde_json::Value {

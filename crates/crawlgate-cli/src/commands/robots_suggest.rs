@@ -10,6 +10,7 @@ use crate::exit;
 use crate::terminal::{self, Escapes};
 use anyhow::Context;
 use crawlgate::report::{FileSuggestion, ProofRecord, RobotsSuggestions, suggest_robots_fixes};
+use crawlgate::robots::suggest::MAX_LISTED_FLIPS;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -234,7 +235,7 @@ fn write_proof(indent: &str, proof: &ProofRecord, out: &mut impl Write) -> std::
         if proof.other > shown {
             writeln!(
                 out,
-                "{indent}  … and {} more (--json lists up to 100)",
+                "{indent}  … and {} more (--json lists up to {MAX_LISTED_FLIPS})",
                 proof.other - shown
             )?;
         }

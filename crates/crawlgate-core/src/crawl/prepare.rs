@@ -45,7 +45,7 @@ impl EntryBudget {
         }
     }
 
-    pub(crate) fn urls_full(&self) {
+    pub(crate) fn mark_urls_full(&self) {
         self.urls_full.store(true, Ordering::Release);
     }
 
@@ -267,7 +267,7 @@ mod tests {
         let budget = EntryBudget::new(one * 3);
         // Before the URL bound: every entry (they discover pages).
         assert_eq!(kept(&budget, SitemapKind::UrlSet, &entries).len(), 10);
-        budget.urls_full();
+        budget.mark_urls_full();
         assert_eq!(
             kept(&budget, SitemapKind::UrlSet, &entries),
             ["/0", "/1", "/2", "/3", "/8"],

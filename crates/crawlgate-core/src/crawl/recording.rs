@@ -160,7 +160,7 @@ impl Crawl {
         for (page, line) in pages {
             if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
                 self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
-                self.entry_budget.urls_full();
+                self.entry_budget.mark_urls_full();
                 break;
             }
             self.sitemap_urls += 1;
@@ -231,7 +231,7 @@ impl Crawl {
             if !self.slot_index.contains_key(alternate.as_str()) {
                 if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
                     self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
-                    self.entry_budget.urls_full();
+                    self.entry_budget.mark_urls_full();
                     break;
                 }
                 self.sitemap_urls += 1;
