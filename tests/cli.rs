@@ -16,6 +16,7 @@ mod interrupt_cmd;
 mod oversized_cmd;
 mod render_cmd;
 mod resolve_cmd;
+mod resume_cmd;
 mod robots_cmd;
 mod robots_diff_cmd;
 mod robots_suggest_cmd;

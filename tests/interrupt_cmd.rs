@@ -4,7 +4,7 @@
 //!
 //! Signals are sent with `kill(1)`; the waits are bounded and generous (no timed assertions).
 
-use crate::util::{report_json, scratch};
+use crate::util::{files_in, report_json, scratch};
 use crawlgate_serve::{Route, ServedSite, SiteServer};
 use crawlgate_test_support::html::page;
 use std::fmt::Write as _;
@@ -104,12 +104,8 @@ fn one_signal_writes_a_partial_report(name: &str) {
     assert_eq!(report["summary"]["partial"], true);
     // What was seen before the signal is in it.
     assert!(report["summary"]["pages_crawled"].as_u64().unwrap() >= 1);
-    // No temporary file left beside the report.
-    let names: Vec<String> = std::fs::read_dir(&output)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, ["report.json"]);
+    // No temporary file beside the report; the crawl store stays, to resume the crawl.
+    assert_eq!(files_in(&output), ["crawl-store.sqlite", "report.json"]);
     let _ = std::fs::remove_dir_all(&output);
 }
 
@@ -149,11 +145,8 @@ fn a_second_signal_during_an_audit_ends_it_at_once_and_leaves_no_half_report() {
         use std::os::unix::fs::FileTypeExt;
         assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
     }
-    let names: Vec<String> = std::fs::read_dir(&output)
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(names, ["report.json"]);
+    // No temporary file beside the report; the crawl store stays, to resume the crawl.
+    assert_eq!(files_in(&output), ["crawl-store.sqlite", "report.json"]);
     let _ = std::fs::remove_dir_all(&output);
 }
 

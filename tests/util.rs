@@ -34,6 +34,23 @@ pub(crate) fn report_json(dir: &Path) -> serde_json::Value {
     serde_json::from_str(&text).expect("report.json parses")
 }
 
+/// The names of the files in `dir`, sorted.
+#[allow(dead_code)]
+pub(crate) fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .expect("the folder is readable")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// A fresh, empty folder of its own under the system's temp folder (`name` must be unique
 /// among the tests).
 #[allow(dead_code)]

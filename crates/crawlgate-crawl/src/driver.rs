@@ -11,6 +11,7 @@
 use crate::client::Fetcher;
 use crate::render::{RenderPhase, RenderSettings};
 use crate::retry::{HostSignal, asks_again, signal_of};
+use crate::store::{CrawlStore, Recorder};
 use crate::{HttpOptions, MAX_CRAWL_DELAY, Pace, Retry, StopHandle};
 use crawlgate_core::Site;
 use crawlgate_core::crawl::{
@@ -51,9 +52,24 @@ pub async fn crawl(
 /// [`crawl`], then (with a browser) the crawl's HTML pages rendered in it within the same total
 /// time ([`crate::RenderSettings`]; the results on each page's `rendered`).
 pub async fn crawl_and_render(
+    config: CrawlConfig,
+    http: &HttpOptions,
+    render: Option<(&Renderer, &RenderSettings)>,
+    stop: &StopHandle,
+    on_event: &(dyn Fn(&CrawlEvent) + Send + Sync),
+) -> Result<Site, CrawlError> {
+    crawl_with_store(config, http, render, None, stop, on_event).await
+}
+
+/// [`crawl_and_render`] with a [`CrawlStore`]: every request the crawl hands out is answered
+/// from the store when an earlier run recorded its response (a resumed crawl), else fetched,
+/// and every response fetched is recorded in it. The store must be bound to this crawl
+/// ([`CrawlStore::bind`]).
+pub async fn crawl_with_store(
     mut config: CrawlConfig,
     http: &HttpOptions,
     render: Option<(&Renderer, &RenderSettings)>,
+    store: Option<&CrawlStore>,
     stop: &StopHandle,
     on_event: &(dyn Fn(&CrawlEvent) + Send + Sync),
 ) -> Result<Site, CrawlError> {
@@ -81,6 +97,8 @@ pub async fn crawl_and_render(
         per_host: HashMap::new(),
         waiting: VecDeque::new(),
         pacing: Pacing::new(http),
+        recorder: store.and_then(CrawlStore::recorder),
+        store,
     };
     // Past the deadline the crawl stops handing out requests; `None` when it lies beyond what a
     // clock can represent (no bound in practice).
@@ -151,7 +169,7 @@ pub async fn crawl_and_render(
     Ok(site)
 }
 
-struct Driver {
+struct Driver<'store> {
     crawl: Crawl,
     preparer: Preparer,
     fetcher: Fetcher,
@@ -167,6 +185,10 @@ struct Driver {
     /// order (a retry first).
     waiting: VecDeque<Pending>,
     pacing: Pacing,
+    /// Answers requests an earlier run recorded.
+    store: Option<&'store CrawlStore>,
+    /// Records each response fetched (the store's writer).
+    recorder: Option<Recorder>,
 }
 
 /// A request handed out by the state machine and not yet recorded.
@@ -176,6 +198,8 @@ struct Pending {
     host: String,
     /// Times it was asked again after a 429 or 503.
     retries: u32,
+    /// Answered from the store: no request to its host is open.
+    replayed: bool,
 }
 
 /// What a task hands back.
@@ -402,7 +426,7 @@ impl Pacing {
     }
 }
 
-impl Driver {
+impl Driver<'_> {
     /// The state machine's counts, with `in_flight` the requests actually open: the state
     /// machine also counts those held back here for their host's turn.
     fn progress(&self) -> crawlgate_core::crawl::Progress {
@@ -431,12 +455,16 @@ impl Driver {
             let Some(request) = self.crawl.next_request() else {
                 break;
             };
-            let pending = Pending {
+            let mut pending = Pending {
                 host: host_key(&request),
                 request,
                 retries: 0,
+                replayed: false,
             };
-            if self.can_start(&pending.host, now) {
+            if let Some(response) = self.store.and_then(|store| store.lookup(&pending.request)) {
+                pending.replayed = true;
+                self.replay(pending, response);
+            } else if self.can_start(&pending.host, now) {
                 self.start(pending);
             } else {
                 self.waiting.push_back(pending);
@@ -470,6 +498,7 @@ impl Driver {
         *self.per_host.entry(pending.host.clone()).or_insert(0) += 1;
         let fetcher = self.fetcher.clone();
         let preparer = self.preparer.clone();
+        let recorder = self.recorder.clone();
         let task_request = pending.request.clone();
         let retry_within = self.pacing.retry_within(&pending);
         let handle = self.running.spawn(async move {
@@ -481,16 +510,29 @@ impl Driver {
                     signal,
                 });
             }
-            let ready = if is_quick_to_prepare(&response) {
-                preparer.prepare(&task_request, response)
-            } else {
-                tokio::task::spawn_blocking(move || preparer.prepare(&task_request, response))
-                    .await
-                    .ok()?
-            };
+            if let Some(recorder) = recorder {
+                recorder.record(&task_request, &response).await;
+            }
             Some(Fetched {
-                prepared: Some(ready),
+                prepared: Some(prepare(preparer, task_request, response).await?),
                 signal,
+            })
+        });
+        self.tasks.insert(handle.id(), pending);
+    }
+
+    /// Complete `pending` with the response an earlier run stored: prepared on a task like a
+    /// fetched one, with no request open to its host. Its host's pace starts as it would have
+    /// (robots.txt's Crawl-delay then applies to what is still fetched).
+    fn replay(&mut self, pending: Pending, response: Response) {
+        self.pacing
+            .started(&pending.request, &pending.host, Instant::now());
+        let preparer = self.preparer.clone();
+        let task_request = pending.request.clone();
+        let handle = self.running.spawn(async move {
+            Some(Fetched {
+                prepared: Some(prepare(preparer, task_request, response).await?),
+                signal: HostSignal::Healthy,
             })
         });
         self.tasks.insert(handle.id(), pending);
@@ -505,14 +547,17 @@ impl Driver {
         let Some(mut pending) = self.tasks.remove(&id) else {
             return;
         };
-        if let Some(count) = self.per_host.get_mut(&pending.host) {
+        if !pending.replayed
+            && let Some(count) = self.per_host.get_mut(&pending.host)
+        {
             *count = count.saturating_sub(1);
         }
         let (prepared, signal) = match fetched {
             Some(Fetched { prepared, signal }) => (prepared, signal),
             None => (None, HostSignal::Healthy),
         };
-        let again = self.pacing.answered(&pending, signal, Instant::now());
+        // A replayed answer says nothing of the host's health now.
+        let again = !pending.replayed && self.pacing.answered(&pending, signal, Instant::now());
         if prepared.is_none() && again {
             pending.retries += 1;
             self.waiting.push_front(pending);
@@ -562,6 +607,18 @@ const MAX_SLOWED_INTERVAL: Duration = Duration::from_secs(10);
 
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Prepare `response`: on this task when that is quick, else on a blocking thread. `None` when
+/// the blocking thread panicked (the request then completes as a failure).
+async fn prepare(preparer: Preparer, request: Request, response: Response) -> Option<Prepared> {
+    if is_quick_to_prepare(&response) {
+        Some(preparer.prepare(&request, response))
+    } else {
+        tokio::task::spawn_blocking(move || preparer.prepare(&request, response))
+            .await
+            .ok()
+    }
 }
 
 /// Bodies up to this size are prepared on the network task that fetched them.

@@ -15,17 +15,19 @@ mod render;
 mod resolve;
 mod retry;
 mod roots;
+mod store;
 
 pub use client::{ClientError, Fetcher};
 pub use crawlgate_core::crawl::{CrawlConfig, CrawlError, CrawlEvent, Progress};
 pub use crawlgate_render::{RenderOptions, Renderer};
-pub use driver::{crawl, crawl_and_render};
+pub use driver::{crawl, crawl_and_render, crawl_with_store};
 pub use fetch_one::{
     SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_robots, fetch_sitemaps,
 };
 pub use render::{LaunchError, RenderSettings, find_chromium, launch};
 pub use resolve::{ResolveError, parse_resolve, resolvable_host};
 pub use roots::check_root_certificates;
+pub use store::{CrawlStore, MAX_STORE_BYTES, STORE_FILE, StoreError, StoreSummary};
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -5,7 +5,7 @@ use crawlgate_core::crawl::{Bounds, CrawlConfig, CrawlError, CrawlEvent, CrawlMo
 use crawlgate_core::rule::{Declared, Findings, Rule};
 use crawlgate_core::signals::Profile;
 use crawlgate_core::{Finding, RuleMeta, Site};
-use crawlgate_crawl::{HttpOptions, RenderSettings, StopHandle};
+use crawlgate_crawl::{CrawlStore, HttpOptions, RenderSettings, StopHandle};
 use crawlgate_report::{BuildOptions, Report};
 use jiff::Timestamp;
 use std::net::SocketAddr;
@@ -95,6 +95,18 @@ impl Auditor {
     /// Crawl with a ready crawl configuration (its start URL, audit time, profiles and bounds
     /// replace the builder's), run the rules, build the report.
     pub async fn audit_with(&self, config: CrawlConfig) -> Result<Audit, AuditError> {
+        self.audit_with_store(config, None).await
+    }
+
+    /// [`Auditor::audit_with`], the crawl's responses recorded in `store` as they come and, for
+    /// a resumed one, answered from it ([`crawlgate_crawl::crawl_with_store`]). The store must be
+    /// bound to `config` ([`CrawlStore::bind`]) with this auditor's HTTP options
+    /// ([`Auditor::http_options`]).
+    pub async fn audit_with_store(
+        &self,
+        config: CrawlConfig,
+        store: Option<&CrawlStore>,
+    ) -> Result<Audit, AuditError> {
         let on_event = self.on_event.clone();
         let callback = move |event: &CrawlEvent| {
             if let Some(on_event) = &on_event {
@@ -112,12 +124,18 @@ impl Auditor {
             None => None,
         };
         let render = renderer.as_ref().zip(self.render.as_ref());
-        let site =
-            crawlgate_crawl::crawl_and_render(config, &self.http, render, &self.stop, &callback)
-                .await?;
+        let site = crawlgate_crawl::crawl_with_store(
+            config, &self.http, render, store, &self.stop, &callback,
+        )
+        .await?;
         drop(renderer);
         let report = self.check(&site);
         Ok(Audit { site, report })
+    }
+
+    /// The HTTP options the crawl uses.
+    pub fn http_options(&self) -> &HttpOptions {
+        &self.http
     }
 
     /// The crawl configuration this auditor would use for `start` at `audit_time`.

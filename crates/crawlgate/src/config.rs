@@ -321,6 +321,10 @@ pub struct ConfigFile {
     pub no_assets: Option<bool>,
     /// Don't probe /sitemap.xml (`--no-sitemap-probe`).
     pub no_sitemap_probe: Option<bool>,
+    /// A folder to keep the crawl store in (`--store`), relative to the current folder.
+    pub store: Option<String>,
+    /// Keep no crawl store in the report folder (`--no-store`).
+    pub no_store: Option<bool>,
     pub user_agent: Option<String>,
     /// Report formats (`--format`, repeatable).
     pub formats: Option<Vec<String>>,

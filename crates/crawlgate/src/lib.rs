@@ -48,10 +48,11 @@ pub use crawlgate_core::{
 /// The network side, as the CLI uses it: the crawl, robots.txt and sitemap fetching.
 #[doc(inline)]
 pub use crawlgate_crawl::{
-    Access, AccessError, BasicAuth, ClientError, HttpOptions, LaunchError, Pace, RenderOptions,
-    RenderSettings, ResolveError, Retry, SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep,
-    StopHandle, check_root_certificates, crawl, crawl_and_render, fetch_robots, fetch_sitemaps,
-    find_chromium, parse_resolve, resolvable_host, take_userinfo,
+    Access, AccessError, BasicAuth, ClientError, CrawlStore, HttpOptions, LaunchError,
+    MAX_STORE_BYTES, Pace, RenderOptions, RenderSettings, ResolveError, Retry, STORE_FILE,
+    SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, StopHandle, StoreError, StoreSummary,
+    check_root_certificates, crawl, crawl_and_render, crawl_with_store, fetch_robots,
+    fetch_sitemaps, find_chromium, parse_resolve, resolvable_host, take_userinfo,
 };
 #[doc(inline)]
 pub use crawlgate_report::{Renderers, Report, write_reports};

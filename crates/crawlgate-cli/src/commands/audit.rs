@@ -6,6 +6,7 @@ use crate::commands::crawl_args::{
     CrawlArgs, Start, parse_concurrency, parse_seconds, profile_named,
 };
 use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
+use crate::commands::store::OpenStore;
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
@@ -45,6 +46,8 @@ const DEFAULT_FORMATS: [&str; 3] = ["html", "md", "json"];
     group = clap::ArgGroup::new("start").multiple(false).args(["url", "demo", "urls_from"]),
     after_help = "Examples:\n  crawlgate audit https://example.com/\n  crawlgate audit --demo\n  crawlgate audit https://example.com/ --profile googlebot --profile bingbot --format sarif --fail-on warning\n  crawlgate audit https://example.com/ --report-dir reports/csv-findings --format csv-findings\n  crawlgate audit https://example.com/ --exclude '*/cart*' --include-subdomains\n  crawlgate audit --urls-from urls.txt"
 )]
+// The flags are independent switches, as on the command line.
+#[allow(clippy::struct_excessive_bools)]
 pub(crate) struct AuditArgs {
     /// Where the audit starts; its scheme, host and port are the crawl's scope. Not needed with
     /// --urls-from (or `urls_from` in the config file), whose first URL stands for it, nor with
@@ -97,6 +100,12 @@ pub(crate) struct AuditArgs {
 
     #[command(flatten)]
     pub(crate) render: RenderArgs,
+
+    /// Keep no crawl store in the report folder (by default the audit keeps one there while it
+    /// crawls, so that an interrupted audit can be continued with --resume DIR, and removes it
+    /// once the crawl is complete).
+    #[arg(help_heading = "Crawl", long, conflicts_with_all = ["store", "resume"])]
+    pub(crate) no_store: bool,
 
     /// Stamp the reports with the time of the audit (off by default: reports are deterministic).
     #[arg(help_heading = "Reports", long)]
@@ -251,6 +260,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
         None => args.crawl.start(args.url.as_deref(), ", or --demo")?,
     };
 
+    resume_into_its_folder(&mut args, &filled);
     // Where the results go is checked before the crawl, not after it.
     check_outputs(&args)?;
     let progress = live::progress_bar(args.quiet);
@@ -258,11 +268,14 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     let bar = progress.clone();
     let mut http = args.crawl.http()?;
     start.take_credentials(&mut http);
-    let audit_time = if demo.is_some() {
+    let fresh_time = if demo.is_some() {
         Demo::audit_time()
     } else {
         jiff::Timestamp::now()
     };
+    let default_store = (!args.no_store).then_some(args.output_dir.as_path());
+    let mut store = OpenStore::open(&args.crawl, default_store, fresh_time)?;
+    let audit_time = OpenStore::audit_time(store.as_ref(), fresh_time);
     let config = crawl_config(&args, start, audit_time)?;
     let mut builder = Auditor::builder()
         // The audited profiles, for the rule configuration's profile names to be checked.
@@ -290,13 +303,20 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     }
     let auditor = builder.build()?;
     let baseline = load_baseline(&args)?;
+    if let Some(store) = &mut store {
+        store.bind(&config, auditor.http_options())?;
+    }
     live::stop_on_signals(auditor.stop_handle());
-    let mut audit = runtime.block_on(auditor.audit_with(config))?;
+    let mut audit = runtime
+        .block_on(auditor.audit_with_store(config, store.as_ref().map(|open| &open.store)))?;
     progress.finish_and_clear();
     // A page still being parsed when the crawl stopped (its deadline, a signal) runs on a
     // blocking thread that a dropped runtime would wait for; its result is not wanted (the page
     // is recorded as interrupted), so the report does not wait for it.
     runtime.shutdown_background();
+    if let Some(store) = store {
+        store.close(&audit.site);
+    }
     drop(demo);
     // No HTTP response from the start URL's host: nothing was audited, so no report (one would
     // only blame robots.txt for a host that is down or mistyped).
@@ -314,22 +334,43 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     // (on a large crawl it is most of the memory, and a template's context copies the report).
     let Audit { site, report } = audit;
     drop(site);
-    if let Some(path) = &args.write_baseline {
-        write_atomically(path, |out| {
-            Ok(out.write_all(baseline_json(&report).as_bytes())?)
-        })
-        .context("the baseline")?;
-    }
-    let written = write_audit_reports(&args, &report, &renderers, &formats)?;
-    super::print_summary(&audit_summary(&report, &http, &written));
-    if let Some(dir) = &args.write_sitemaps {
-        super::sitemap::write_sitemaps(&report, &super::sitemap::GenerateOptions::default(), dir)
-            .context("--write-sitemaps")?;
-    }
+    write_outputs(&args, &report, &renderers, &formats, &http)?;
     if let Some(message) = start_error {
         eprint!("{}", crate::terminal::safe(&message));
     }
     Ok(exit::code(status))
+}
+
+/// Write what the audit found: the baseline, the reports, the summary, the sitemaps asked for.
+fn write_outputs(
+    args: &AuditArgs,
+    report: &Report,
+    renderers: &Renderers,
+    formats: &[String],
+    http: &crawlgate::HttpOptions,
+) -> Result<()> {
+    if let Some(path) = &args.write_baseline {
+        write_atomically(path, |out| {
+            Ok(out.write_all(baseline_json(report).as_bytes())?)
+        })
+        .context("the baseline")?;
+    }
+    let written = write_audit_reports(args, report, renderers, formats)?;
+    super::print_summary(&audit_summary(report, http, &written));
+    if let Some(dir) = &args.write_sitemaps {
+        super::sitemap::write_sitemaps(report, &super::sitemap::GenerateOptions::default(), dir)
+            .context("--write-sitemaps")?;
+    }
+    Ok(())
+}
+
+/// An audit resumed from a folder (`--resume DIR`) writes its reports there unless told where.
+fn resume_into_its_folder(args: &mut AuditArgs, filled: &Filled) {
+    if let Some(dir) = &args.crawl.resume
+        && !filled.contains("output_dir")
+    {
+        args.output_dir.clone_from(dir);
+    }
 }
 
 /// Check that every output path can be written: the report folder, `--write-baseline`,

@@ -45,6 +45,11 @@ impl Filled {
         Filled(given.collect())
     }
 
+    /// Whether `id` was given (on the command line, or by a file applied before).
+    pub(crate) fn contains(&self, id: &str) -> bool {
+        self.0.contains(id)
+    }
+
     /// Whether `id` is still open, marking it filled when `value` is `Some`: the file's value
     /// is then to be taken.
     fn take<T>(&mut self, id: &str, value: Option<T>) -> Option<T> {
@@ -152,6 +157,17 @@ fn apply_crawl_config(args: &mut AuditArgs, file: &ConfigFile, filled: &mut Fill
     }
     if let Some(off) = filled.take("no_sitemap_probe", file.no_sitemap_probe) {
         crawl.no_sitemap_probe = off;
+    }
+    // A store given on the command line (or resumed) wins over the file's `no_store`.
+    if crawl.resume.is_none() {
+        if let Some(dir) = filled.take("store", file.store.as_ref()) {
+            crawl.store = Some(PathBuf::from(dir));
+        }
+        if crawl.store.is_none()
+            && let Some(off) = filled.take("no_store", file.no_store)
+        {
+            args.no_store = off;
+        }
     }
     if let Some(sitemaps) = filled.take("sitemaps", file.sitemaps.as_ref()) {
         crawl.sitemaps = sitemaps
@@ -433,6 +449,10 @@ mod tests {
         ("demo", "the demo has its own settings"),
         ("config", "it names the file itself"),
         ("help", "not an audit option"),
+        (
+            "resume",
+            "it continues one interrupted run, named on the command line",
+        ),
     ];
 
     /// A config key for every `crawlgate audit` option: asked of serde, which lists the keys

@@ -2,6 +2,7 @@
 //! line per resource, plus a summary.
 
 use crate::commands::crawl_args::CrawlArgs;
+use crate::commands::store::OpenStore;
 use crate::commands::{atomic, live, net};
 use crate::exit;
 use crate::terminal::{self, Escapes};
@@ -10,7 +11,7 @@ use crawlgate::output::crawl::{
     start_error_message, start_unreachable_message, summary, write_jsonl,
 };
 use crawlgate::site::ResourceState;
-use crawlgate::{StopHandle, crawl};
+use crawlgate::{StopHandle, crawl_with_store};
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,9 +65,14 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let mut start = args.crawl.start(args.url.as_deref(), "")?;
     let mut http = args.crawl.http()?;
     start.take_credentials(&mut http);
-    let config = args.crawl.config(start, jiff::Timestamp::now())?;
     if let Some(path) = args.jsonl.as_ref().filter(|path| path.as_os_str() != "-") {
         atomic::check_output_file(path, "--jsonl")?;
+    }
+    let mut store = OpenStore::open(&args.crawl, None, jiff::Timestamp::now())?;
+    let audit_time = OpenStore::audit_time(store.as_ref(), jiff::Timestamp::now());
+    let config = args.crawl.config(start, audit_time)?;
+    if let Some(store) = &mut store {
+        store.bind(&config, &http)?;
     }
     let start = config.start_url.clone();
     let progress = live::progress_bar(args.quiet);
@@ -79,10 +85,20 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let runtime = net::runtime()?;
     let stop = StopHandle::new();
     live::stop_on_signals(stop.clone());
-    let site = runtime.block_on(crawl(config, &http, &stop, &on_event))?;
+    let site = runtime.block_on(crawl_with_store(
+        config,
+        &http,
+        None,
+        store.as_ref().map(|open| &open.store),
+        &stop,
+        &on_event,
+    ))?;
     progress.finish_and_clear();
     // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
+    if let Some(store) = store {
+        store.close(&site);
+    }
     // No HTTP response from the start URL's host: nothing to write.
     if let Some(message) = start_unreachable_message(&site) {
         eprint!("{}", crate::terminal::safe(&message));

@@ -163,6 +163,25 @@ pub(crate) struct CrawlArgs {
     #[arg(help_heading = "Scope", long)]
     pub(crate) no_sitemap_probe: bool,
 
+    /// Keep every response in a crawl store in DIR as the crawl goes (`crawl-store.sqlite`),
+    /// so that a crawl stopped by Ctrl-C, a kill or a crash can be continued with --resume
+    /// DIR. `audit` keeps one in its report folder by default (see --no-store) and removes it
+    /// once the crawl is complete; one asked for here is kept.
+    #[arg(
+        help_heading = "Crawl",
+        long,
+        value_name = "DIR",
+        conflicts_with = "resume"
+    )]
+    pub(crate) store: Option<PathBuf>,
+
+    /// Continue the interrupted crawl whose store is in DIR (an audit's report folder, or a
+    /// --store DIR): what it fetched is answered from the store, the rest is fetched, and the
+    /// report is the one an uninterrupted crawl makes. Give the options that started it (the
+    /// store refuses another crawl); credentials are not stored, so give them again.
+    #[arg(help_heading = "Crawl", long, value_name = "DIR")]
+    pub(crate) resume: Option<PathBuf>,
+
     #[command(flatten)]
     pub(crate) connect: ConnectArgs,
 }

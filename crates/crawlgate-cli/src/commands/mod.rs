@@ -16,6 +16,7 @@ pub(crate) mod robots_suggest;
 pub(crate) mod rules;
 pub(crate) mod serve;
 pub(crate) mod sitemap;
+pub(crate) mod store;
 
 /// Print a command's closing summary on stdout. The reports are written by then and the exit
 /// status says what they found, so a closed pipe (`… | head -0`) or a full disk (`> /dev/full`)

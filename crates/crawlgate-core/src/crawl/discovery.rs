@@ -93,17 +93,17 @@ impl Crawl {
         }
     }
 
-    pub(super) fn discover_page(&mut self, url: &Url, via: Via<'_>) {
-        let Some(url) = crawlable(url) else { return };
+    /// Record that `url` was found `via` something, queue it when it is to be fetched; its
+    /// slot, when it is recorded.
+    pub(super) fn discover_page(&mut self, url: &Url, via: Via<'_>) -> Option<usize> {
+        let url = crawlable(url)?;
         let in_scope = self.in_scope(&url);
         // Out-of-scope pages are recorded only when something other than a plain link or a sitemap
         // points at them (a canonical, hreflang or redirect target): rules check those.
         if !in_scope && !matches!(via, Via::Reference(_)) {
-            return;
+            return None;
         }
-        let Some((index, _)) = self.slot_for(&url, ResourceKind::Page) else {
-            return;
-        };
+        let (index, _) = self.slot_for(&url, ResourceKind::Page)?;
         let depth = match &via {
             Via::Start => Some(0),
             Via::Link { depth, .. } => depth.map(|d| d + 1),
@@ -111,7 +111,11 @@ impl Crawl {
         };
         let from_link = matches!(via, Via::Link { .. } | Via::Start);
         let fetched = self.fetched_when_found(&via);
+        let depth_before = self.slots[index].resource.depth;
         note_found(&mut self.slots[index].resource, &url, depth, via);
+        if self.slots[index].resource.depth != depth_before {
+            self.pass_depth_on(index);
+        }
         let unfetched = if !in_scope {
             Some(NotFetchedReason::OutOfScope)
         } else if self.slots[index].progression
@@ -128,7 +132,7 @@ impl Crawl {
         };
         if let Some(reason) = unfetched {
             self.leave_unfetched(index, reason);
-            return;
+            return Some(index);
         }
         // The depth bound counts clicks: it holds back link-discovered URLs only. URLs named by a
         // sitemap or a canonical/hreflang/redirect are fetched whatever their click depth.
@@ -172,6 +176,34 @@ impl Crawl {
             // breadth-first queue (the stale seed entry is skipped when popped).
             Progression::Queued if from_link => self.link_queue.push_back(index),
             _ => {}
+        }
+        Some(index)
+    }
+
+    /// The page in `index` has a click depth now, or a lower one. When it was recorded before
+    /// it had one (fetched as a sitemap URL, say, before a link to it was read), the pages it
+    /// links to got none from it: they get theirs now, and so on down. Without this, a page's
+    /// depth (and `sitemap/orphan-url`) would depend on the order responses arrived in.
+    pub(super) fn pass_depth_on(&mut self, index: usize) {
+        if self.links_without_depth.is_empty() {
+            return;
+        }
+        let mut pending = vec![index];
+        while let Some(from) = pending.pop() {
+            let Some(depth) = self.slots[from].resource.depth else {
+                continue;
+            };
+            let Some(targets) = self.links_without_depth.remove(&from) else {
+                continue;
+            };
+            let linked = depth.saturating_add(1);
+            for target in targets {
+                let resource = &mut self.slots[target as usize].resource;
+                if resource.depth.is_none_or(|old| linked < old) {
+                    resource.depth = Some(linked);
+                    pending.push(target as usize);
+                }
+            }
         }
     }
 

@@ -83,7 +83,7 @@ pub enum CrawlError {
 const MAX_SITEMAPS_IN_FLIGHT: usize = 2;
 
 /// Identifies a request handed out by [`Crawl::next_request`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RequestId(u64);
 
 /// A URL to fetch with GET, following redirects up to `max_redirects` hops.
@@ -252,6 +252,9 @@ pub struct Crawl {
     /// Bytes of the URLs recorded in `slots` (`Bounds::max_discovered_bytes`).
     slot_bytes: u64,
     link_queue: VecDeque<usize>,
+    /// The in-scope link targets of pages recorded before their click depth was known, by
+    /// page slot; given their depth once the page has one (`pass_depth_on`).
+    links_without_depth: FastMap<usize, Vec<u32>>,
     asset_queue: VecDeque<usize>,
     seed_queue: VecDeque<usize>,
     pages_requested: u64,
@@ -330,6 +333,7 @@ impl Crawl {
             slot_index: FastMap::default(),
             slot_bytes: 0,
             link_queue: VecDeque::new(),
+            links_without_depth: FastMap::default(),
             asset_queue: VecDeque::new(),
             seed_queue: VecDeque::new(),
             pages_requested: 0,

@@ -343,8 +343,11 @@ impl Crawl {
             return None;
         }
         let resource = &mut self.slots[target].resource;
-        if let Some(d) = depth {
-            resource.depth = Some(resource.depth.map_or(d, |old| old.min(d)));
+        if let Some(d) = depth
+            && resource.depth.is_none_or(|old| d < old)
+        {
+            resource.depth = Some(d);
+            self.pass_depth_on(target);
         }
         match self.slots[target].progression {
             Progression::InFlight | Progression::Done => None,
@@ -365,6 +368,8 @@ impl Crawl {
             let depth = self.slots[index].resource.depth;
             let links = std::mem::take(&mut page.signals.links);
             let mut internal = 0u32;
+            // Links of a page of no known depth yet, kept until it has one.
+            let mut without_depth = Vec::new();
             for link in &links {
                 let Some(target) = &link.resolved else {
                     continue;
@@ -373,7 +378,7 @@ impl Crawl {
                     continue;
                 }
                 internal = internal.saturating_add(link.occurrences);
-                self.discover_page(
+                let found = self.discover_page(
                     target,
                     Via::Link {
                         from: &url,
@@ -383,6 +388,14 @@ impl Crawl {
                         depth,
                     },
                 );
+                if depth.is_none()
+                    && let Some(slot) = found.and_then(|slot| u32::try_from(slot).ok())
+                {
+                    without_depth.push(slot);
+                }
+            }
+            if !without_depth.is_empty() {
+                self.links_without_depth.insert(index, without_depth);
             }
             page.internal_outlinks = internal;
             let references: Vec<(Url, ReferenceKind, Option<u32>)> = page

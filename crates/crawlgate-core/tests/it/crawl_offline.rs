@@ -874,3 +874,43 @@ fn a_sitemap_named_thousands_of_times_keeps_a_bounded_list_of_sources_of_every_k
     assert!(crawled.sitemaps[0].advertised());
     assert!(sources.contains(&SitemapSource::Configured), "{sources:?}");
 }
+
+/// A page fetched as a sitemap URL before any link to it was read has no click depth when
+/// recorded, so its links give none; once a link reaches it, the pages it links to get theirs.
+/// The depth must not depend on the order responses arrive in (a concurrent crawl, a resumed
+/// one): here the sitemap's page is answered before the start page, then in the usual order.
+#[test]
+fn click_depth_does_not_depend_on_the_order_responses_arrive_in() {
+    use crawlgate_core::crawl::Crawl;
+    let site = OfflineSite::default()
+        .with(
+            "http://site.test/robots.txt",
+            text("Sitemap: http://site.test/sitemap.xml\n"),
+        )
+        .with(ROOT, html(r#"<a href="/a">a</a>"#))
+        .with("http://site.test/a", html(r#"<a href="/b">b</a>"#))
+        .with("http://site.test/b", html(r#"<a href="/c">c</a>"#))
+        .with("http://site.test/c", html("<p>c</p>"))
+        .with("http://site.test/sitemap.xml", xml(&urlset(ORIGIN, ["/b"])));
+    let depths = |sitemap_page_first: bool| {
+        let mut crawl = Crawl::new(config()).unwrap();
+        let mut held = Vec::new();
+        while let Some(request) = crawl.next_request().or_else(|| held.pop()) {
+            // Hold the start page back until the sitemap's page has been answered.
+            if sitemap_page_first
+                && request.url.path() == "/"
+                && crawl.progress().pages_fetched == 0
+                && held.is_empty()
+            {
+                held.push(request);
+                continue;
+            }
+            let response = site.respond(&request);
+            crawl.complete(&request, response);
+        }
+        let site = crawl.finish();
+        ["/", "/a", "/b", "/c"].map(|p| site.resource(&url(p)).unwrap().depth)
+    };
+    assert_eq!(depths(false), [Some(0), Some(1), Some(2), Some(3)]);
+    assert_eq!(depths(true), [Some(0), Some(1), Some(2), Some(3)]);
+}
