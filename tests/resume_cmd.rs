@@ -73,7 +73,9 @@ fn site() -> SiteServer {
     SiteServer::start_in_background(site).unwrap()
 }
 
-fn audit_command(server: &SiteServer, output: &Path, extra: &[&str]) -> Command {
+/// `crawlgate audit` of `server`, JSON only, slowly (two requests at a time), then
+/// `folder_flag` (`--output-dir` or `--resume`) and `folder`.
+fn audit_command(server: &SiteServer, folder_flag: &str, folder: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_crawlgate"));
     command
         .args([
@@ -87,10 +89,9 @@ fn audit_command(server: &SiteServer, output: &Path, extra: &[&str]) -> Command 
             "--per-host",
             "2",
             "--no-assets",
-            "--output-dir",
+            folder_flag,
         ])
-        .arg(output)
-        .args(extra);
+        .arg(folder);
     command
 }
 
@@ -174,7 +175,7 @@ fn an_audit_killed_mid_crawl_resumes_to_the_same_findings_as_a_clean_run() {
     // The clean run: never stopped. Its store goes once the crawl is complete.
     let clean_server = site();
     let clean_dir = scratch("resume-clean");
-    run(audit_command(&clean_server, &clean_dir, &[]));
+    run(audit_command(&clean_server, "--output-dir", &clean_dir));
     let clean = report_json(&clean_dir);
     assert_eq!(files_in(&clean_dir), ["report.json"]);
     let all_requests = clean_server.requests().len();
@@ -188,7 +189,7 @@ fn an_audit_killed_mid_crawl_resumes_to_the_same_findings_as_a_clean_run() {
     // Killed once about a third of the site has answered: SIGKILL, nothing is flushed.
     let server = site();
     let dir = scratch("resume-killed");
-    let mut child = spawn(audit_command(&server, &dir, &[]));
+    let mut child = spawn(audit_command(&server, "--output-dir", &dir));
     wait_for_requests(&server, all_requests / 3);
     // The store commits a batch as soon as its writer is free; give it a moment to catch up.
     std::thread::sleep(Duration::from_millis(300));
@@ -202,24 +203,7 @@ fn an_audit_killed_mid_crawl_resumes_to_the_same_findings_as_a_clean_run() {
     assert!(!dir.join("report.json").exists());
 
     // Resumed: the reports go to the store's folder; the site is asked only for the rest.
-    let resumed = {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_crawlgate"));
-        command.args([
-            "audit",
-            server.url("/").as_str(),
-            "--quiet",
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-            "--per-host",
-            "2",
-            "--no-assets",
-            "--resume",
-        ]);
-        command.arg(&dir);
-        run(command)
-    };
+    let resumed = run(audit_command(&server, "--resume", &dir));
     let asked_after = server.requests().len() - before_kill;
     assert!(
         asked_after < all_requests - 5,
@@ -259,8 +243,6 @@ fn a_store_resumes_only_the_crawl_that_made_it_and_a_missing_one_is_an_error() {
             "crawl",
             server.url("/").as_str(),
             "--quiet",
-            "--max-pages",
-            "10",
             "--store",
             store_arg,
         ])
@@ -276,8 +258,6 @@ fn a_store_resumes_only_the_crawl_that_made_it_and_a_missing_one_is_an_error() {
             "crawl",
             server.url("/").as_str(),
             "--quiet",
-            "--max-pages",
-            "10",
             "--resume",
             store_arg,
             "--jsonl",
@@ -287,7 +267,7 @@ fn a_store_resumes_only_the_crawl_that_made_it_and_a_missing_one_is_an_error() {
         .unwrap();
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(server.requests().len(), asked);
-    assert!(text(&output.stdout).lines().count() >= 10);
+    assert!(text(&output.stdout).lines().count() > PAGES);
 
     // Another crawl (other bounds, another start) is refused before anything is fetched.
     let url = server.url("/");

@@ -13,6 +13,9 @@ pub(crate) struct OpenStore {
     pub(crate) dir: PathBuf,
     /// Kept only while the crawl is incomplete: the audit's own, in its report folder.
     temporary: bool,
+    /// The folder did not exist before the store: it goes with a temporary store when empty
+    /// (an audit that reached nothing leaves no folder behind).
+    made_dir: bool,
 }
 
 impl OpenStore {
@@ -30,6 +33,7 @@ impl OpenStore {
                 temporary: !store.keep(),
                 store,
                 dir: dir.clone(),
+                made_dir: false,
             }));
         }
         let (dir, temporary) = match (&args.store, default) {
@@ -37,11 +41,13 @@ impl OpenStore {
             (None, Some(dir)) => (dir, true),
             (None, None) => return Ok(None),
         };
+        let made_dir = !dir.exists();
         let store = CrawlStore::create(dir, audit_time, !temporary).context("the crawl store")?;
         Ok(Some(Self {
             store,
             dir: dir.to_path_buf(),
             temporary,
+            made_dir,
         }))
     }
 
@@ -91,6 +97,10 @@ impl OpenStore {
             );
         } else if self.temporary {
             remove_store(&self.dir);
+            if self.made_dir {
+                // Only an empty folder is removed; the reports are written into it later.
+                let _ = std::fs::remove_dir(&self.dir);
+            }
         }
     }
 }
