@@ -154,9 +154,16 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
     }
     let report = report_json(&out);
     let read = duckdb_read(&dir, "crawlgate-report");
-    let version = read["version"].as_str().unwrap();
+    files_have_the_documented_schema(&read, &report);
+    rows_are_report_json_s(&read, &report);
+    listings_and_links_are_report_json_s(&read, &report);
+    readme_query_answers(&read, &report);
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
-    // Each file's columns, types and nullability are the documented ones.
+/// Each file's columns, types and nullability are the documented ones; its metadata ours.
+fn files_have_the_documented_schema(read: &Value, report: &Value) {
+    let version = read["version"].as_str().unwrap();
     for table in Table::ALL {
         let name = table.name();
         let file = &read["tables"][name];
@@ -188,8 +195,19 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
             "{name}"
         );
     }
+}
 
-    // The rows are report.json's.
+/// Findings (URL, count per rule) the way report.json has them.
+fn findings_per_url(report: &Value) -> BTreeMap<&str, u64> {
+    let mut by_url: BTreeMap<&str, u64> = BTreeMap::new();
+    for finding in report["findings"].as_array().unwrap() {
+        *by_url.entry(finding["url"].as_str().unwrap()).or_default() += 1;
+    }
+    by_url
+}
+
+/// The rows, counts and joins are report.json's.
+fn rows_are_report_json_s(read: &Value, report: &Value) {
     let pages = report["pages"].as_array().unwrap();
     let findings = report["findings"].as_array().unwrap();
     let rows = |name: &str| read["tables"][name]["rows"].as_u64().unwrap();
@@ -199,10 +217,7 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
         rows("sitemaps"),
         report["sitemaps"].as_array().unwrap().len() as u64
     );
-    let mut by_url: BTreeMap<&str, u64> = BTreeMap::new();
-    for finding in findings {
-        *by_url.entry(finding["url"].as_str().unwrap()).or_default() += 1;
-    }
+    let by_url = findings_per_url(report);
     let mut expected_pages: Vec<Value> = pages
         .iter()
         .map(|p| {
@@ -271,8 +286,11 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
         verdicts.iter().any(|v| v[1] == "bingbot" && v[3] == false),
         "the workshop page is disallowed: {verdicts:?}"
     );
+}
 
-    // Sitemap listings, and the links the findings quote.
+/// The sitemap listings, and the links and asset references the findings quote.
+fn listings_and_links_are_report_json_s(read: &Value, report: &Value) {
+    let pages = report["pages"].as_array().unwrap();
     let mut entries: Vec<Value> = pages
         .iter()
         .flat_map(|p| {
@@ -286,15 +304,20 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
     entries.sort_by_key(sort_key);
     assert!(!entries.is_empty(), "the fixture's sitemap lists its pages");
     assert_eq!(read["sitemap_entries"], json!(entries));
-    let mut links: Vec<Value> = findings
+    let mut links: Vec<Value> = report["findings"]
+        .as_array()
+        .unwrap()
         .iter()
         .flat_map(|f| {
             f["evidence"]
                 .as_array()
                 .unwrap()
                 .iter()
-                .filter(|e| e["kind"] == "link")
-                .map(|e| json!([e["from"], e["to"], f["rule"]]))
+                .filter_map(|e| match e["kind"].as_str() {
+                    Some("link") => Some(json!([e["from"], e["to"], f["rule"]])),
+                    Some("asset_ref") => Some(json!([e["page"], e["asset"], f["rule"]])),
+                    _ => None,
+                })
         })
         .collect();
     links.sort_by_key(sort_key);
@@ -303,9 +326,14 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
         "{links:?}"
     );
     assert_eq!(read["links"], json!(links));
+}
 
-    // README's example: the pages Googlebot would not index, why, and their findings.
-    let mut not_indexable: Vec<Value> = pages
+/// README's example: the pages Googlebot would not index, why, and their findings.
+fn readme_query_answers(read: &Value, report: &Value) {
+    let by_url = findings_per_url(report);
+    let mut not_indexable: Vec<Value> = report["pages"]
+        .as_array()
+        .unwrap()
         .iter()
         .filter(|p| p["kind"] == "page" && p["profiles"]["googlebot"]["indexable"] == false)
         .map(|p| {
@@ -329,7 +357,6 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
         "the workshop page is not indexable"
     );
     assert_eq!(read["readme_query"], json!(not_indexable));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
