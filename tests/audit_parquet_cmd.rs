@@ -360,28 +360,28 @@ fn readme_query_answers(read: &Value, report: &Value) {
 }
 
 #[test]
-fn the_same_audit_writes_the_same_tables_and_diff_writes_them_too() {
+fn the_tables_are_the_same_asked_by_flag_or_crawlgate_toml_and_diff_writes_them() {
     let server = serve_fixture_site("audit-small");
     let dir = scratch("audit-parquet-twice");
-    let audit = |name: &str| {
+    // Once asked on the command line (in any case), once by crawlgate.toml's `formats`.
+    let config = dir.join("crawlgate.toml");
+    std::fs::write(&config, "formats = [\"parquet\", \"json\"]\n").unwrap();
+    let start = server.url("/").to_string();
+    let audit = |name: &str, formats: &[&str]| {
         let out = dir.join(name);
-        let output = crawlgate(&[
-            "audit",
-            server.url("/").as_str(),
-            "--format",
-            "Parquet",
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-            "--quiet",
-            "-o",
-            out.to_str().unwrap(),
-        ]);
+        let mut args = vec!["audit", start.as_str()];
+        args.extend_from_slice(formats);
+        args.extend(["--fail-on", "never", "--quiet", "-o", out.to_str().unwrap()]);
+        let output = crawlgate(&args);
         assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
         out
     };
-    let (first, second) = (audit("first"), audit("second"));
+    let first = audit("first", &["--format", "Parquet", "--format", "json"]);
+    let second = audit("second", &["--config", config.to_str().unwrap()]);
+    assert!(
+        !second.join("report.html").exists(),
+        "only the configured formats"
+    );
     for table in Table::ALL {
         let bytes = std::fs::read(first.join(table.file_name())).unwrap();
         assert_eq!(
