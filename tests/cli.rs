@@ -7,6 +7,7 @@ mod audit_baseline_cmd;
 mod audit_cmd;
 mod audit_env_cmd;
 mod audit_intent_cmd;
+mod audit_parquet_cmd;
 mod audit_sarif_cmd;
 mod bad_invocation_cmd;
 mod ca_cert_cmd;

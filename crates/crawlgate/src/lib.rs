@@ -62,6 +62,9 @@ pub use crawlgate_rules::RULES;
 /// The engine's modules: robots.txt, sitemaps, page signals, the crawl's logic, the Site model,
 /// the rule interface.
 pub use crawlgate_core::{crawl, finding, http, robots, rule, signals, site, sitemap, url_pattern};
+/// The report as Parquet tables (feature `parquet`, on by default).
+#[cfg(feature = "parquet")]
+pub use crawlgate_parquet as parquet;
 /// Report model and renderers.
 pub use crawlgate_report as report;
 /// The rule catalogue: the audit's rules, the `diff/` rules, RULES.md.

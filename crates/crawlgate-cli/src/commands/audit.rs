@@ -19,7 +19,7 @@ use crawlgate::report::{
 };
 use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
 use crawlgate::{Audit, Auditor, FailOn, RenderSettings};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -64,8 +64,8 @@ pub(crate) struct AuditArgs {
     #[command(flatten)]
     pub(crate) crawl: CrawlArgs,
 
-    /// A report format: html, md, json, sarif, junit, or a plugin's name (see --report-dir).
-    /// Repeatable (default: html, md and json).
+    /// A report format: html, md, json, sarif, junit, parquet (six tables: pages.parquet, …), or
+    /// a plugin's name (see --report-dir). Repeatable (default: html, md and json).
     #[arg(help_heading = "Reports", long = "format", value_name = "FORMAT")]
     pub(crate) formats: Vec<String>,
 
@@ -397,10 +397,39 @@ fn write_audit_reports(
         fail_on: args.fail_on,
         sarif_map: sarif_map(&args.sarif_map)?,
     };
-    std::fs::create_dir_all(&args.output_dir)
-        .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
-    write_reports(report, renderers, formats, &options, &args.output_dir)
-        .context("cannot write the reports")
+    write_report_files(report, renderers, formats, &options, &args.output_dir)
+}
+
+/// Write `formats` into `dir` (created if missing): the renderers' `report.<ext>` files, and the
+/// Parquet tables when `parquet` is among them; the files written. Every format is tried: one
+/// that fails costs only itself. Shared by `audit` and `diff`.
+pub(crate) fn write_report_files(
+    report: &Report,
+    renderers: &Renderers,
+    formats: &[String],
+    options: &RenderOptions,
+    dir: &Path,
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create `{}`", dir.display()))?;
+    let (tables, rendered): (Vec<String>, Vec<String>) = formats
+        .iter()
+        .cloned()
+        .partition(|name| name == Format::Parquet.as_str());
+    let reports = write_reports(report, renderers, &rendered, options, dir)
+        .context("cannot write the reports");
+    let tables = if tables.is_empty() {
+        Ok(Vec::new())
+    } else {
+        crawlgate::parquet::write_tables(report, dir).context("cannot write the Parquet tables")
+    };
+    match (reports, tables) {
+        (Ok(mut written), Ok(tables)) => {
+            written.extend(tables);
+            Ok(written)
+        }
+        (Err(error), Ok(_)) | (Ok(_), Err(error)) => Err(error),
+        (Err(reports), Err(tables)) => Err(anyhow::anyhow!("{reports:#}; {tables:#}")),
+    }
 }
 
 /// A `--sarif-map` entry, checked when the command line is read.
@@ -456,8 +485,9 @@ fn crawl_config(
 }
 
 /// The formats to write (`asked`, or html, md and json when none), built-in names normalised
-/// (`markdown` → `md`) and checked against the renderers; `hint` ends the error's list of what is
-/// available. Shared by `audit` and `diff`.
+/// (`markdown` → `md`, `Parquet` → `parquet`) and checked against the renderers and `parquet`
+/// (the tables, written by no renderer); `hint` ends the error's list of what is available.
+/// Shared by `audit` and `diff`.
 pub(crate) fn report_formats(
     asked: &[String],
     renderers: &Renderers,
@@ -473,10 +503,13 @@ pub(crate) fn report_formats(
         let canonical = name
             .parse::<Format>()
             .map_or_else(|_| name.to_owned(), |format| format.as_str().to_owned());
-        if renderers.get(&canonical).is_none() {
+        if canonical != Format::Parquet.as_str() && renderers.get(&canonical).is_none() {
+            let mut available = renderers.names();
+            available.push(Format::Parquet.as_str());
+            available.sort_unstable();
             bail!(
                 "unknown report format `{name}` (available: {}{hint})",
-                renderers.names().join(", ")
+                available.join(", ")
             );
         }
         names.push(canonical);

@@ -1,14 +1,16 @@
 //! `crawlgate diff BEFORE.json AFTER.json`: two audits compared after mapping URLs (staging to
 //! production, http to https, a path scheme that changed), written in every report format.
 
-use crate::commands::audit::{parse_sarif_map_entry, report_formats, sarif_map};
+use crate::commands::audit::{
+    parse_sarif_map_entry, report_formats, sarif_map, write_report_files,
+};
 use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
 use crate::exit;
 use anyhow::{Context, Result, bail};
 use crawlgate::FailOn;
 use crawlgate::diff::compare;
 use crawlgate::output::report::diff_summary;
-use crawlgate::report::{RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap, write_reports};
+use crawlgate::report::{RenderOptions, Renderers, Report, SCHEMA_VERSION, UrlMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -47,7 +49,8 @@ pub(crate) struct DiffArgs {
     #[arg(long = "map", value_name = "REGEX=REPLACEMENT")]
     maps: Vec<String>,
 
-    /// A report format: html, md, json, sarif, junit. Repeatable (default: html, md and json).
+    /// A report format: html, md, json, sarif, junit, parquet (six tables: pages.parquet, …).
+    /// Repeatable (default: html, md and json).
     #[arg(long = "format", value_name = "FORMAT")]
     formats: Vec<String>,
 
@@ -86,9 +89,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
 
     let renderers = Renderers::builtin();
     let formats = report_formats(&args.formats, &renderers, "")?;
-    std::fs::create_dir_all(&args.output_dir)
-        .with_context(|| format!("cannot create `{}`", args.output_dir.display()))?;
-    let written = write_reports(
+    let written = write_report_files(
         &report,
         &renderers,
         &formats,
@@ -97,8 +98,7 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
             sarif_map: sarif_map(&args.sarif_map)?,
         },
         &args.output_dir,
-    )
-    .context("cannot write the reports")?;
+    )?;
 
     super::print_summary(&diff_summary(&report, &written));
     let failing = report

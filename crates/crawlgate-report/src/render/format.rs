@@ -16,16 +16,21 @@ pub enum Format {
     Sarif,
     /// JUnit XML.
     Junit,
+    /// Parquet tables (several files): written by the `crawlgate-parquet` crate, not by a
+    /// [`Renderer`](super::Renderer), so that this crate does not depend on Arrow; no renderer
+    /// of [`Renderers`](super::Renderers) takes the name.
+    Parquet,
 }
 
 impl Format {
     /// Every built-in format, in the order the help text lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Html,
         Format::Md,
         Format::Json,
         Format::Sarif,
         Format::Junit,
+        Format::Parquet,
     ];
 
     /// The name `--format` takes, which is also the renderer's name in [`super::Renderers`].
@@ -36,6 +41,7 @@ impl Format {
             Format::Json => "json",
             Format::Sarif => "sarif",
             Format::Junit => "junit",
+            Format::Parquet => "parquet",
         }
     }
 }
@@ -57,8 +63,9 @@ impl FromStr for Format {
             "json" => Ok(Format::Json),
             "sarif" => Ok(Format::Sarif),
             "junit" => Ok(Format::Junit),
+            "parquet" => Ok(Format::Parquet),
             other => Err(format!(
-                "unknown format `{other}` (expected html, md, json, sarif or junit)"
+                "unknown format `{other}` (expected html, md, json, sarif, junit or parquet)"
             )),
         }
     }

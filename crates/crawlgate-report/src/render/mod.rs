@@ -73,9 +73,10 @@ impl std::fmt::Debug for Renderers {
 }
 
 /// Names that belong to formats written in code; a plugin may not take them (`report.json` is
-/// exactly the Report, SARIF and JUnit are contracts with CI tools). `html` and `md` may be
-/// replaced by a plugin: that is how an agency rebrands the report.
-const RESERVED_NAMES: [&str; 3] = ["json", "sarif", "junit"];
+/// exactly the Report, SARIF and JUnit are contracts with CI tools, `parquet` is the Parquet
+/// tables of `crawlgate-parquet`). `html` and `md` may be replaced by a plugin: that is how an
+/// agency rebrands the report.
+const RESERVED_NAMES: [&str; 4] = ["json", "sarif", "junit", "parquet"];
 
 impl Renderers {
     /// The built-in formats: `json`, `sarif`, `junit` (in code) and `html`, `md` (the embedded
@@ -95,7 +96,7 @@ impl Renderers {
 
     /// Load the report plugin in `dir` (a folder with a `report.toml`), or every plugin in the
     /// sub-folders of `dir` that have one. A plugin replaces a renderer of the same name, except
-    /// the formats written in code (`json`, `sarif`, `junit`).
+    /// the formats written in code (`json`, `sarif`, `junit`, `parquet`).
     pub fn load_plugin_dir(&mut self, dir: &Path) -> Result<(), RenderError> {
         for plugin in plugin::load_dir(dir)? {
             if RESERVED_NAMES.contains(&plugin.name()) {
