@@ -15,6 +15,7 @@ mod render;
 mod resolve;
 mod retry;
 mod roots;
+mod tls;
 
 pub use client::{ClientError, Fetcher};
 pub use crawlgate_core::crawl::{CrawlConfig, CrawlError, CrawlEvent, Progress};
