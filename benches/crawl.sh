@@ -9,7 +9,9 @@
 # ratio of each run and their median.
 #
 # RUNS=N repeats each measurement (default 3); PAGES="2000 20000" chooses the sites;
-# SERVER=nginx|inprocess chooses the server (default: nginx when installed).
+# SERVER=nginx|inprocess chooses the server (default: nginx when installed); CEILING_ONLY=1 runs
+# only the ceiling part; CRAWLGATE_BIN="A B …" audits with these binaries instead of the build,
+# in turn within each run (each after a curl run of its own), for an A/B in one session.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,7 @@ fi
 nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 
 cargo build --release --quiet -p crawlgate-cli -p crawlgate-benches --bin crawlgate --bin crawl-bench-site
+read -r -a bins <<<"${CRAWLGATE_BIN:-$target/release/crawlgate}"
 
 # `name pages seconds rss_kb`
 report() {
@@ -69,6 +72,7 @@ for pages in $sizes; do
   start_server "$pages"
   echo "== $pages-page site at $url ($SERVER)"
   for run in $(seq "$runs"); do
+    [ -n "${CEILING_ONLY:-}" ] && break
     # crawlgate: defaults (16 requests in flight, 8 per host), pages only like wget (no asset
     # checks, no sitemap probe), every page parsed for its signals; JSON lines to /dev/null.
     /usr/bin/time -v "$target/release/crawlgate" crawl "$url" --quiet --no-assets \
@@ -101,28 +105,33 @@ for pages in $sizes; do
     echo "url = \"$url\""
     for i in $(seq 1 $((pages - 1))); do echo "url = \"${url}p/$i.html\""; done
   } | sed 'a output = "/dev/null"' >"$work/urls.curl"
-  ratios=""
+  declare -A ratios=()
   for run in $(seq "$runs"); do
-    # Wall time to the millisecond (GNU time's is to the hundredth, too coarse here).
-    start=$(date +%s%N)
-    /usr/bin/time -v curl --parallel --parallel-max 16 -s -K "$work/urls.curl" \
-      >/dev/null 2>"$work/curl.time"
-    raw=$(( $(date +%s%N) - start ))
-    raw=$(awk -v ns="$raw" 'BEGIN { printf "%.3f", ns / 1e9 }')
-    report "curl --parallel 16 (run $run)" "$pages" "$raw" "$(peak "$work/curl.time")"
-    rm -rf "$work/audit"
-    start=$(date +%s%N)
-    /usr/bin/time -v "$target/release/crawlgate" audit "$url" --quiet --fail-on never \
-      --max-pages $((pages + 10)) --format json --output-dir "$work/audit" \
-      >"$work/audit.out" 2>"$work/audit.time"
-    full=$(( $(date +%s%N) - start ))
-    full=$(awk -v ns="$full" 'BEGIN { printf "%.3f", ns / 1e9 }')
-    report "crawlgate audit (run $run)" "$pages" "$full" "$(peak "$work/audit.time")"
-    ratio=$(awk -v a="$full" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')
-    echo "audit / raw fetch (run $run): $ratio"
-    ratios="$ratios $ratio"
+    for bin in "${bins[@]}"; do
+      # Wall time to the millisecond (GNU time's is to the hundredth, too coarse here).
+      start=$(date +%s%N)
+      /usr/bin/time -v curl --parallel --parallel-max 16 -s -K "$work/urls.curl" \
+        >/dev/null 2>"$work/curl.time"
+      raw=$(( $(date +%s%N) - start ))
+      raw=$(awk -v ns="$raw" 'BEGIN { printf "%.3f", ns / 1e9 }')
+      report "curl --parallel 16 (run $run)" "$pages" "$raw" "$(peak "$work/curl.time")"
+      rm -rf "$work/audit"
+      start=$(date +%s%N)
+      /usr/bin/time -v "$bin" audit "$url" --quiet --fail-on never \
+        --max-pages $((pages + 10)) --format json --output-dir "$work/audit" \
+        >"$work/audit.out" 2>"$work/audit.time"
+      full=$(( $(date +%s%N) - start ))
+      full=$(awk -v ns="$full" 'BEGIN { printf "%.3f", ns / 1e9 }')
+      report "crawlgate audit (run $run)" "$pages" "$full" "$(peak "$work/audit.time")"
+      ratio=$(awk -v a="$full" -v b="$raw" 'BEGIN { printf "%.2f", a / b }')
+      echo "audit / raw fetch (run $run, $bin): $ratio"
+      ratios[$bin]="${ratios[$bin]:-} $ratio"
+    done
   done
-  echo "audit / raw fetch, median of $runs: $(echo "$ratios" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
+  for bin in "${bins[@]}"; do
+    echo "audit / raw fetch, median of $runs ($bin): $(echo "${ratios[$bin]}" | tr ' ' '\n' | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')"
+  done
+  unset ratios
   kill "$server_pid"
   wait "$server_pid" 2>/dev/null || true
   server_pid=""

@@ -92,14 +92,23 @@ impl Fetcher {
     /// client (they are followed and recorded by [`Fetcher::fetch`]).
     pub fn new(http: &HttpOptions) -> Result<Self, ClientError> {
         install_crypto_provider();
+        let provider = rustls::crypto::CryptoProvider::get_default()
+            .cloned()
+            .unwrap_or_else(|| Arc::new(rustls::crypto::ring::default_provider()));
+        let mut extra_roots = Vec::new();
+        for bytes in &http.extra_root_certs {
+            extra_roots.extend(root_certificates(bytes)?);
+        }
+        let tls = crate::tls::client_config(provider, extra_roots)
+            .map_err(|error| ClientError::Build(error.to_string()))?;
         let build = |builder: reqwest::ClientBuilder| {
             builder
                 .build()
                 .map_err(|error| ClientError::Build(error_chain(&error)))
         };
         Ok(Self {
-            client: build(client_builder(http)?)?,
-            wide_client: build(client_builder(http)?.http1_max_headers(MAX_RESPONSE_HEADERS))?,
+            client: build(client_builder(http, tls.clone())?)?,
+            wide_client: build(client_builder(http, tls)?.http1_max_headers(MAX_RESPONSE_HEADERS))?,
             request_timeout: http.request_timeout,
             credentials: credential_headers(&http.access)?.map(|headers| {
                 Arc::new(Credentials {
@@ -239,7 +248,8 @@ impl Fetcher {
             .as_deref()
             .filter(|credentials| credentials.covers(url));
         let get = |client: &reqwest::Client| {
-            let request = client.get(url.as_str());
+            // A `Url`, not its text: reqwest would parse the text again.
+            let request = client.get(url.clone());
             let Some(credentials) = credentials else {
                 return request;
             };
@@ -327,23 +337,17 @@ fn credential_headers(access: &Access) -> Result<Option<HeaderMap>, ClientError>
     Ok(Some(headers))
 }
 
-/// A client builder with every setting of `http` (a reqwest builder cannot be cloned, so each
-/// client starts from its own).
-fn client_builder(http: &HttpOptions) -> Result<reqwest::ClientBuilder, ClientError> {
-    let mut builder = reqwest::Client::builder().dns_resolver(crate::resolve::SystemResolver);
-    if !http.extra_root_certs.is_empty() {
-        let mut extra = Vec::new();
-        for bytes in &http.extra_root_certs {
-            for der in root_certificates(bytes)? {
-                extra.push(
-                    reqwest::Certificate::from_der(&der)
-                        .map_err(|error| ClientError::RootCertificate(error_chain(&error)))?,
-                );
-            }
-        }
-        // Merged with the platform's roots: an internal CA is trusted, the public ones stay.
-        builder = builder.tls_certs_merge(extra);
-    }
+/// A client builder with every setting of `http` and the TLS settings `tls` (a reqwest builder
+/// cannot be cloned, so each client starts from its own).
+fn client_builder(
+    http: &HttpOptions,
+    tls: rustls::ClientConfig,
+) -> Result<reqwest::ClientBuilder, ClientError> {
+    // The extra roots are in `tls`, merged with the platform's: an internal CA is trusted, the
+    // public ones stay.
+    let mut builder = reqwest::Client::builder()
+        .dns_resolver(crate::resolve::SystemResolver)
+        .tls_backend_preconfigured(tls);
     for (host, addr) in &http.resolve {
         builder = builder.resolve(&resolvable_host(host)?, *addr);
     }

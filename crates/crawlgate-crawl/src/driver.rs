@@ -20,7 +20,9 @@ use crawlgate_core::crawl::{
 use crawlgate_core::robots::product_token_of_header;
 use crawlgate_core::site::{FailureKind, HonouredCrawlDelay, HostBackoff, RobotsEffect, origin_of};
 use crawlgate_render::Renderer;
-use std::collections::{HashMap, VecDeque};
+// foldhash, not SipHash: `fill` looks hosts up for every held-back request on every pass.
+use foldhash::{HashMap, HashMapExt as _};
+use std::collections::VecDeque;
 use std::net::IpAddr;
 use std::time::Duration;
 use tokio::task::{Id, JoinSet};

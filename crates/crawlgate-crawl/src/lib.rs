@@ -16,6 +16,7 @@ mod resolve;
 mod retry;
 mod roots;
 mod store;
+mod tls;
 
 pub use client::{ClientError, Fetcher};
 pub use crawlgate_core::crawl::{CrawlConfig, CrawlError, CrawlEvent, Progress};

@@ -235,10 +235,32 @@ pub(crate) fn relative_kind(href: &str) -> Option<&'static str> {
     if href.starts_with("//") || href.starts_with("\\\\") {
         return Some("protocol-relative");
     }
-    match Url::parse(href) {
-        Err(url::ParseError::RelativeUrlWithoutBase) => Some("relative"),
-        _ => None,
+    if has_scheme(href) {
+        None
+    } else {
+        Some("relative")
     }
+}
+
+/// Whether the URL parser reads a scheme at the start of `href`, the one thing that makes
+/// `Url::parse` answer anything but "relative URL without a base": C0 controls and spaces
+/// trimmed at both ends, tabs and line feeds skipped, a letter, then letters, digits, `+`, `-`
+/// or `.` up to a `:`. The rules ask this of every page's canonical, and a parse would build
+/// the whole URL only to drop it.
+fn has_scheme(href: &str) -> bool {
+    let trimmed = href.trim_matches(|c: char| c <= ' ');
+    let mut chars = trimmed.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r'));
+    if !chars.next().is_some_and(|c| c.is_ascii_alphabetic()) {
+        return false;
+    }
+    for c in chars {
+        match c {
+            ':' => return true,
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '+' | '-' | '.' => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 #[cfg(test)]
@@ -254,5 +276,44 @@ mod tests {
         assert_eq!(relative_kind("https://example.com/a"), None);
         assert_eq!(relative_kind("HTTP://example.com/a"), None);
         assert_eq!(relative_kind("mailto:a@example.com"), None);
+    }
+
+    #[test]
+    fn the_scheme_test_agrees_with_the_url_parser() {
+        let cases = [
+            "",
+            ":",
+            "a:",
+            "a",
+            "/a",
+            "1a:b",
+            "h\tt\ntp://x",
+            " \u{1}http://x",
+            "http//x",
+            "ht tp://x",
+            "ht%74p://x",
+            "x+y-z.w:q",
+            "\u{e9}:x",
+            "//x",
+            "?q",
+            "#f",
+            "C:\\dir",
+            "\thttps:",
+            "javascript:void(0)",
+            "h\u{0}ttp:",
+            "http:\u{1}",
+        ];
+        for href in cases {
+            let parsed = match url::Url::parse(href.trim()) {
+                Err(url::ParseError::RelativeUrlWithoutBase) => Some("relative"),
+                _ => None,
+            };
+            let expected = if href.trim().starts_with("//") || href.trim().starts_with("\\\\") {
+                Some("protocol-relative")
+            } else {
+                parsed
+            };
+            assert_eq!(relative_kind(href), expected, "{href:?}");
+        }
     }
 }

@@ -32,6 +32,9 @@ pub struct Audit {
     pub report: Report,
 }
 
+/// What one rule found: its meta, its findings (within the per-rule bound), how many it left out.
+type RuleRun = (&'static RuleMeta, Vec<Finding>, u64);
+
 type EventCallback = Arc<dyn Fn(&CrawlEvent) + Send + Sync>;
 
 /// Crawls a site and cross-checks it. Build one with [`Auditor::builder`].
@@ -182,18 +185,12 @@ impl Auditor {
     }
 
     fn findings(&self, site: &Site) -> RuleOutcome {
-        let mut kept = Vec::new();
+        let results = self.run_rules(site);
+        // Sized once: growing it while every rule's findings are still held would copy them.
+        let mut kept = Vec::with_capacity(results.iter().map(|(_, found, _)| found.len()).sum());
         let mut suppressed = 0;
         let mut omitted_by_rule = std::collections::BTreeMap::new();
-        for rule in &self.rules {
-            let meta = rule.meta();
-            if !self.runs(meta, site) {
-                continue;
-            }
-            let mut found = Vec::new();
-            let mut sink = Findings::new(meta, self.rule_config.severity(meta.id), &mut found);
-            rule.check(site, &mut sink);
-            let omitted = sink.finish();
+        for (meta, mut found, omitted) in results {
             if omitted > 0 {
                 omitted_by_rule.insert(meta.id.to_owned(), omitted);
             }
@@ -211,6 +208,59 @@ impl Auditor {
             suppressed,
             omitted_by_rule,
         }
+    }
+
+    /// Every rule that runs on `site`, in order, with its findings and how many its bound left
+    /// out. The rules only read the site, so they run on as many threads as there are cores
+    /// (each takes the next rule not yet taken); the results are put back in rule order, so the
+    /// report is the same whatever the threads did.
+    fn run_rules(&self, site: &Site) -> Vec<RuleRun> {
+        let rules: Vec<&dyn Rule> = self
+            .rules
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|rule| self.runs(rule.meta(), site))
+            .collect();
+        let run = |rule: &dyn Rule| {
+            let meta = rule.meta();
+            let mut found = Vec::new();
+            let mut sink = Findings::new(meta, self.rule_config.severity(meta.id), &mut found);
+            rule.check(site, &mut sink);
+            let omitted = sink.finish();
+            (meta, found, omitted)
+        };
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZero::get)
+            .min(rules.len());
+        if threads <= 1 {
+            return rules.into_iter().map(run).collect();
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            let mut done = Vec::new();
+            loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(rule) = rules.get(index) else {
+                    return done;
+                };
+                done.push((index, run(*rule)));
+            }
+        };
+        let mut results: Vec<(usize, RuleRun)> = std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            let mut results = work();
+            for helper in helpers {
+                // A rule that panics takes the audit down as it would on one thread.
+                results.extend(
+                    helper
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                );
+            }
+            results
+        });
+        results.sort_unstable_by_key(|(index, _)| *index);
+        results.into_iter().map(|(_, result)| result).collect()
     }
 
     /// The stop handle: call `stop()` (from a signal handler, another task) to end the crawl early;

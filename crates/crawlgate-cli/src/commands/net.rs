@@ -123,12 +123,17 @@ fn read_ca_cert(path: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
-/// A multi-threaded runtime for one command. Its blocking threads parse responses, work bound
-/// by CPU: more of them than cores parse no faster, and each holds a document and keeps its own
-/// allocator pages, so there are as many as cores (tokio's default is 512).
+/// The runtime for one command: one thread for the network and the crawl, plus blocking
+/// threads. The crawl's requests wait on the network, its CPU work is in parsing: bodies over 32
+/// KiB are parsed on the blocking threads, in parallel; smaller ones on the crawl's thread, where
+/// a worker pool would cost more in hand-offs (a wake-up per response, the driver's loop on
+/// another thread than the fetches) than their parse, and a local server would lose a core to
+/// it (BENCHMARKS.md, "The machine's ceiling"). Blocking threads are work bound by CPU: more of
+/// them than cores parse no faster, and each holds a document and keeps its own allocator pages,
+/// so there are as many as cores (tokio's default is 512).
 pub(crate) fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
-    tokio::runtime::Builder::new_multi_thread()
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .max_blocking_threads(cores.max(2))
         .build()

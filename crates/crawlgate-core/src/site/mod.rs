@@ -494,14 +494,31 @@ impl FetchedPage {
 /// first two); percent-encoding case and encoded unreserved characters don't either. Trailing
 /// slash and query are significant.
 pub fn same_document(a: &Url, b: &Url) -> bool {
-    normalized_for_compare(a) == normalized_for_compare(b)
+    let (a, b) = (without_fragment(a), without_fragment(b));
+    // The rules compare every page with its canonical: without escapes (nearly every URL) the
+    // normalised forms are the texts themselves, and no copy is made.
+    if !a.contains('%') && !b.contains('%') {
+        return a == b;
+    }
+    normalized(a) == normalized(b)
 }
 
 /// The form of a URL that [`same_document`] compares.
 pub fn normalized_for_compare(url: &Url) -> String {
-    let mut url = url.clone();
-    url.set_fragment(None);
-    let text = url.as_str();
+    normalized(without_fragment(url))
+}
+
+/// `url`'s text up to its fragment.
+fn without_fragment(url: &Url) -> &str {
+    &url[..url::Position::AfterQuery]
+}
+
+/// `text` (a serialised URL, so ASCII) with its escapes of unreserved characters decoded and
+/// the others upper-cased.
+fn normalized(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_owned();
+    }
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -820,5 +837,18 @@ mod tests {
             &url("https://e.com/a"),
             &url("http://e.com/a")
         ));
+        // An escape in a fragment is no part of the comparison; one in the query is.
+        assert!(same_document(
+            &url("http://e.com/~a?q=%7e#%41"),
+            &url("http://e.com/%7Ea?q=~")
+        ));
+        assert_eq!(
+            normalized_for_compare(&url("http://e.com/a%2fb?x#y%7e")),
+            "http://e.com/a%2Fb?x"
+        );
+        assert_eq!(
+            normalized_for_compare(&url("http://E.com/a#y")),
+            "http://e.com/a"
+        );
     }
 }

@@ -2,6 +2,7 @@
 
 use super::{RenderError, RenderOptions, Renderer};
 use crate::model::Report;
+use std::io::Write as _;
 
 /// The JSON renderer.
 #[derive(Debug, Clone, Copy, Default)]
@@ -26,8 +27,13 @@ impl Renderer for JsonRenderer {
         _options: &RenderOptions,
         out: &mut dyn std::io::Write,
     ) -> Result<(), RenderError> {
-        serde_json::to_writer_pretty(&mut *out, report)?;
-        out.write_all(b"\n")?;
+        // The pretty printer writes a few bytes at a time (each indent level on its own); a
+        // buffer it knows the type of takes them inline, where `out` would cost a dynamic call
+        // each.
+        let mut buffered = std::io::BufWriter::with_capacity(64 * 1024, out);
+        serde_json::to_writer_pretty(&mut buffered, report)?;
+        buffered.write_all(b"\n")?;
+        buffered.flush()?;
         Ok(())
     }
 }

@@ -43,6 +43,9 @@ impl Rule for HeaderHtmlMismatch {
             let (html, header): (Vec<&Canonical>, Vec<&Canonical>) = effective
                 .iter()
                 .partition(|canonical| matches!(canonical.source, LinkSource::Html { .. }));
+            if html.is_empty() || header.is_empty() {
+                continue;
+            }
             let html_targets = distinct_targets(&html);
             let header_targets = distinct_targets(&header);
             // Some header target differs from some HTML target exactly when, both being

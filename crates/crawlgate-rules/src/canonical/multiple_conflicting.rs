@@ -45,7 +45,10 @@ impl Rule for MultipleConflicting {
             let (html, header): (Vec<&Canonical>, Vec<&Canonical>) = effective
                 .iter()
                 .partition(|canonical| matches!(canonical.source, LinkSource::Html { .. }));
-            if distinct_targets(&html).len() < 2 && distinct_targets(&header).len() < 2 {
+            // Fewer than two declarations in each place cannot name two targets in one.
+            if html.len() < 2 && header.len() < 2
+                || distinct_targets(&html).len() < 2 && distinct_targets(&header).len() < 2
+            {
                 continue;
             }
             let targets = distinct_targets(&effective);

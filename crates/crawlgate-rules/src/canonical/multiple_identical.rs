@@ -49,13 +49,13 @@ impl Rule for MultipleIdentical {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let effective = page.signals.effective_canonicals();
+            if effective.len() < 2 {
+                continue;
+            }
             let targets = distinct_targets(&effective);
             let [target] = targets.as_slice() else {
                 continue;
             };
-            if effective.len() < 2 {
-                continue;
-            }
             let in_head = effective
                 .iter()
                 .filter(|c| matches!(c.source, LinkSource::Html { .. }))

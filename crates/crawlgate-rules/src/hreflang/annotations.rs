@@ -189,6 +189,10 @@ impl<'a> SitemapAlternates<'a> {
 
     /// The alternates the sitemaps give `url`, sitemap by sitemap, in document order.
     pub(super) fn of(&self, url: &Url) -> Vec<Annotation<'_>> {
+        // Most sites give no alternates in sitemaps: then no key needs computing per page.
+        if self.by_loc.is_empty() {
+            return Vec::new();
+        }
         let Some(entries) = self.by_loc.get(&normalized_for_compare(url)) else {
             return Vec::new();
         };

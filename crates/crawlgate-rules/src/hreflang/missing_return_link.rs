@@ -49,6 +49,9 @@ impl Rule for MissingReturnLink {
                 continue;
             }
             let mine = annotations::all(resource, page, &sitemaps);
+            if mine.is_empty() {
+                continue;
+            }
             let me = normalized_for_compare(&resource.url);
             for (target, naming) in by_target(&mine) {
                 if same_document(target, &resource.url) {

@@ -20,11 +20,19 @@ pub(crate) fn audited_files(site: &Site) -> Vec<&RobotsFile> {
     let start = &site.start_url;
     let mut origins = BTreeSet::new();
     origins.insert(origin_of(start));
+    // Most URLs are the start URL's origin: a prefix test settles them (every robots.txt file
+    // rule asks this).
+    let start_prefix = &start[..url::Position::BeforePath];
+    let shares_start_prefix = |url: &url::Url| {
+        url.as_str()
+            .strip_prefix(start_prefix)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
     for resource in site.resources() {
         let links = &resource.inbound_links;
         let pointed_at =
             links.followed > 0 || links.qualified > 0 || !resource.listed_in.is_empty();
-        if pointed_at && !same_origin(&resource.url, start) {
+        if pointed_at && !shares_start_prefix(&resource.url) && !same_origin(&resource.url, start) {
             origins.insert(origin_of(&resource.url));
         }
     }

@@ -6,6 +6,7 @@ use super::{Manifest, TemplateRenderer};
 use crate::model::Report;
 use crate::render::{RenderError, RenderOptions, Renderer};
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 /// A plugin folder compiled into the binary.
 pub(crate) struct Embedded {
@@ -83,34 +84,85 @@ pub(crate) const EMBEDDED: [Embedded; 3] = [
     embed!("markdown-summary" as "md-summary": "report.md.tera"),
 ];
 
-/// The embedded plugins as renderers. One that fails to load (a bug caught by this crate's tests)
-/// still answers to its name, with its error, instead of taking the others down.
+/// The embedded plugins as renderers, each compiled when it first renders: an audit writing
+/// only `report.json` compiles no template. One that fails to load (a bug caught by this crate's
+/// tests) still answers to its name, with its error, instead of taking the others down.
 pub(crate) fn plugins() -> Vec<Box<dyn Renderer>> {
-    EMBEDDED.iter().map(load).collect()
+    EMBEDDED.iter().map(lazy).collect()
 }
 
-/// Load one embedded plugin.
-pub(crate) fn load(embedded: &Embedded) -> Box<dyn Renderer> {
-    let loaded = Manifest::parse(embedded.manifest)
-        .map_err(|message| RenderError::Manifest {
-            path: PathBuf::from(format!("reports/{}/report.toml", embedded.folder)),
-            message,
-        })
-        .and_then(|manifest| {
-            TemplateRenderer::from_files(
-                manifest,
-                embedded
-                    .files
-                    .iter()
-                    .map(|(path, text)| ((*path).to_owned(), (*text).to_owned())),
-            )
-        });
-    match loaded {
-        Ok(renderer) => Box::new(renderer),
-        Err(error) => Box::new(Unloadable {
-            name: embedded.name,
-            error: error.to_string(),
+/// One embedded plugin: its manifest read now (the name, extension and media type are needed
+/// to choose formats), its templates parsed on first use.
+fn lazy(embedded: &'static Embedded) -> Box<dyn Renderer> {
+    match Manifest::parse(embedded.manifest) {
+        Ok(manifest) => Box::new(Lazy {
+            embedded,
+            manifest,
+            loaded: OnceLock::new(),
         }),
+        Err(message) => Box::new(Unloadable {
+            name: embedded.name,
+            error: RenderError::Manifest {
+                path: manifest_path(embedded),
+                message,
+            }
+            .to_string(),
+        }),
+    }
+}
+
+fn manifest_path(embedded: &Embedded) -> PathBuf {
+    PathBuf::from(format!("reports/{}/report.toml", embedded.folder))
+}
+
+/// The plugin's templates parsed.
+fn compile(embedded: &Embedded, manifest: Manifest) -> Result<TemplateRenderer, RenderError> {
+    TemplateRenderer::from_files(
+        manifest,
+        embedded
+            .files
+            .iter()
+            .map(|(path, text)| ((*path).to_owned(), (*text).to_owned())),
+    )
+}
+
+/// An embedded plugin whose templates are parsed when it first renders.
+struct Lazy {
+    embedded: &'static Embedded,
+    manifest: Manifest,
+    /// The compiled plugin, or its load error as [`Unloadable`] gives it.
+    loaded: OnceLock<Result<TemplateRenderer, String>>,
+}
+
+impl Renderer for Lazy {
+    fn name(&self) -> &str {
+        &self.manifest.name
+    }
+
+    fn extension(&self) -> &str {
+        &self.manifest.extension
+    }
+
+    fn media_type(&self) -> &str {
+        &self.manifest.media_type
+    }
+
+    fn render(
+        &self,
+        report: &Report,
+        options: &RenderOptions,
+        out: &mut dyn std::io::Write,
+    ) -> Result<(), RenderError> {
+        let loaded = self.loaded.get_or_init(|| {
+            compile(self.embedded, self.manifest.clone()).map_err(|error| error.to_string())
+        });
+        match loaded {
+            Ok(renderer) => renderer.render(report, options, out),
+            Err(error) => Err(RenderError::Plugin {
+                path: PathBuf::from(format!("built-in plugin `{}`", self.embedded.name)),
+                message: error.clone(),
+            }),
+        }
     }
 }
 
