@@ -221,8 +221,13 @@ impl CrawlStore {
         std::thread::Builder::new()
             .name("crawl-store".to_owned())
             .spawn(move || {
+                let outcome = write_records(&writer, receiver);
+                // Closed before `close` hears of it: the reader, closed last, then checkpoints
+                // the WAL and removes its files. Closed after, a process exiting right after
+                // `close` could leave them beside the store.
+                drop(writer);
                 // The receiver may be gone (a store dropped without closing): nothing to tell.
-                let _ = outcome_sender.send(write_records(&writer, receiver));
+                let _ = outcome_sender.send(outcome);
             })
             .map_err(|source| StoreError::Folder {
                 path: path.clone(),
