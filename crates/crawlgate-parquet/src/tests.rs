@@ -82,7 +82,7 @@ fn rich() -> Report {
     ]
     .into_iter()
     .collect();
-    home.rendered = Some(RenderedRecord {
+    home.rendered = Some(Box::new(RenderedRecord {
         outcome: "settled".to_owned(),
         failure: None,
         raw: crawlgate_report::PageSignals::default(),
@@ -97,7 +97,7 @@ fn rich() -> Report {
         blocked_count: 0,
         errors: 0,
         first_error: None,
-    });
+    }));
 
     let mut private = page("https://example.test/private/x");
     private.in_sitemaps = vec![sitemap.clone()];

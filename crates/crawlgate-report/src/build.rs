@@ -34,6 +34,52 @@ pub fn build(
     rules: &[&RuleMeta],
     options: &BuildOptions,
 ) -> Report {
+    let mut report = build_without_pages(site, findings, rules, options);
+    report.pages = site
+        .resources()
+        .iter()
+        .map(|r| page_record(site, r))
+        .collect();
+    with_robots_suggestions(report, site)
+}
+
+/// [`build`], taking the site: each resource is dropped once its page record is made, so the
+/// site's records and the report's are never all held at once (on a large crawl each is most of
+/// the memory). The same report.
+pub fn build_owned(
+    mut site: Site,
+    findings: Vec<Finding>,
+    rules: &[&RuleMeta],
+    options: &BuildOptions,
+) -> Report {
+    let mut report = build_without_pages(&site, findings, rules, options);
+    report.pages = site
+        .take_resources()
+        .into_iter()
+        .map(|r| page_record(&site, &r))
+        .collect();
+    with_robots_suggestions(report, &site)
+}
+
+/// The robots.txt edits that would resolve the report's findings, proven over its pages.
+fn with_robots_suggestions(mut report: Report, site: &Site) -> Report {
+    report.robots_suggestions = suggest_robots_fixes(&report, &|robots_url| {
+        site.robots
+            .values()
+            .find(|file| file.url.as_str() == robots_url)
+            .and_then(|file| file.body())
+            .map(<[u8]>::to_vec)
+    });
+    report
+}
+
+/// Everything [`build`] makes but the page records and the robots.txt suggestions.
+fn build_without_pages(
+    site: &Site,
+    findings: Vec<Finding>,
+    rules: &[&RuleMeta],
+    options: &BuildOptions,
+) -> Report {
     let mut findings = findings;
     findings.sort_by(Finding::report_order);
     let fired: BTreeSet<&str> = findings.iter().map(|f| f.rule.as_str()).collect();
@@ -53,13 +99,8 @@ pub fn build(
         .map(|file| robots_report(file, &findings))
         .collect();
     let sitemaps = site.sitemaps.iter().map(sitemap_report).collect();
-    let pages = site
-        .resources()
-        .iter()
-        .map(|r| page_record(site, r))
-        .collect();
     let findings = findings.into_iter().map(ReportFinding::new).collect();
-    let mut report = Report {
+    Report {
         schema_version: SCHEMA_VERSION,
         tool: Tool {
             name: "crawlgate".to_owned(),
@@ -85,18 +126,10 @@ pub fn build(
         crawl: site.stats.clone(),
         robots,
         sitemaps,
-        pages,
+        pages: Vec::new(),
         diff: None,
         robots_suggestions: RobotsSuggestions::default(),
-    };
-    report.robots_suggestions = suggest_robots_fixes(&report, &|robots_url| {
-        site.robots
-            .values()
-            .find(|file| file.url.as_str() == robots_url)
-            .and_then(|file| file.body())
-            .map(<[u8]>::to_vec)
-    });
-    report
+    }
 }
 
 /// A rule's docs split into their sections.
@@ -452,7 +485,7 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
         in_sitemaps: listing_sitemaps(resource),
         inbound_links: resource.inbound_links.followed,
         profiles,
-        rendered: page.and_then(|p| rendered_record(site, p)),
+        rendered: page.and_then(|p| rendered_record(site, p)).map(Box::new),
     }
 }
 

@@ -31,7 +31,7 @@ mod test_report;
 mod url_map;
 
 pub use baseline::{Baseline, BaselineError, baseline_json};
-pub use build::{BuildOptions, MAX_LISTED_LINES, Tally, build, rule_doc};
+pub use build::{BuildOptions, MAX_LISTED_LINES, Tally, build, build_owned, rule_doc};
 pub use fingerprint::{fingerprint, fingerprint_mapped};
 pub use model::*;
 pub use render::plugin::Escape;

@@ -337,7 +337,7 @@ pub struct PageRecord {
     pub profiles: ProfileViews,
     /// What the page became in headless Chromium (`--render`), beside its raw HTML.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rendered: Option<RenderedRecord>,
+    pub rendered: Option<Box<RenderedRecord>>,
 }
 
 /// hreflang alternates kept per page record: more languages than any real site serves from

@@ -435,14 +435,14 @@ impl<'s, 't> Collector<'s, 't> {
             if self.signals.meta_refresh.is_none() {
                 let content = content.unwrap_or_default();
                 let (delay, target) = parse_refresh(content);
-                self.signals.meta_refresh = Some(MetaRefresh {
+                self.signals.meta_refresh = Some(Box::new(MetaRefresh {
                     content: content.to_owned(),
                     delay,
                     target: target.map(str::to_owned),
                     resolved: None,
                     line,
                     in_head,
-                });
+                }));
             }
             return;
         }

@@ -148,10 +148,25 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
         signals.charset_source = Some(decoded.source);
     }
     headers::extract_headers(page, &mut signals);
+    signals.shrink_to_fit();
     signals
 }
 
 impl Signals {
+    /// Give back the room the lists and texts grew into. A crawl keeps every page's signals
+    /// to its end, and a list grown to its one canonical holds room for four.
+    fn shrink_to_fit(&mut self) {
+        self.meta_robots.shrink_to_fit();
+        self.robots_headers.shrink_to_fit();
+        self.canonicals.shrink_to_fit();
+        self.hreflang.shrink_to_fit();
+        self.links.shrink_to_fit();
+        self.assets.shrink_to_fit();
+        for text in [&mut self.title, &mut self.base_href].into_iter().flatten() {
+            text.shrink_to_fit();
+        }
+    }
+
     /// The canonicals a search engine would consider: `<link rel=canonical>` inside `<head>` and
     /// `Link: <…>; rel="canonical"` headers, resolved to an `http` or `https` URL, without those
     /// carrying `hreflang`, `lang`, `media` or `type` (Google does not use those for

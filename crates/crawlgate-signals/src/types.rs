@@ -34,8 +34,8 @@ pub struct Signals {
     pub title: Option<String>,
     /// The first `<base href>`, as written.
     pub base_href: Option<String>,
-    /// The first `<meta http-equiv=refresh>`.
-    pub meta_refresh: Option<MetaRefresh>,
+    /// The first `<meta http-equiv=refresh>` (boxed: rare, and large beside the rest).
+    pub meta_refresh: Option<Box<MetaRefresh>>,
     /// What ended `<head>` early, if something did: an element not allowed in `<head>` (or
     /// text) before `</head>` or `<body>`. Google ignores the rest of the head after it.
     pub head_break: Option<HeadBreak>,

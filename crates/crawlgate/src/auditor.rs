@@ -110,6 +110,18 @@ impl Auditor {
         config: CrawlConfig,
         store: Option<&CrawlStore>,
     ) -> Result<Audit, AuditError> {
+        let site = self.crawl_with_store(config, store).await?;
+        let report = self.check(&site);
+        Ok(Audit { site, report })
+    }
+
+    /// The crawl of [`Auditor::audit_with_store`] alone (and the rendering, when asked): the
+    /// site, for [`Auditor::check`] or [`Auditor::check_owned`].
+    pub async fn crawl_with_store(
+        &self,
+        config: CrawlConfig,
+        store: Option<&CrawlStore>,
+    ) -> Result<Site, AuditError> {
         let on_event = self.on_event.clone();
         let callback = move |event: &CrawlEvent| {
             if let Some(on_event) = &on_event {
@@ -132,8 +144,7 @@ impl Auditor {
         )
         .await?;
         drop(renderer);
-        let report = self.check(&site);
-        Ok(Audit { site, report })
+        Ok(site)
     }
 
     /// The HTTP options the crawl uses.
@@ -152,6 +163,24 @@ impl Auditor {
 
     /// Run the rules over an already crawled site (offline use) and build the report.
     pub fn check(&self, site: &Site) -> Report {
+        let (findings, metas, options) = self.findings_and_metas(site);
+        let mut report = crawlgate_report::build(site, findings.kept, &metas, &options);
+        findings.unlisted.count_in(&mut report);
+        report
+    }
+
+    /// [`Auditor::check`], taking the site: the report's page records replace the site's one by
+    /// one ([`crawlgate_report::build_owned`]), so a large crawl's peak memory is the larger of
+    /// the two, not both. The same report.
+    pub fn check_owned(&self, site: Site) -> Report {
+        let (findings, metas, options) = self.findings_and_metas(&site);
+        let mut report = crawlgate_report::build_owned(site, findings.kept, &metas, &options);
+        findings.unlisted.count_in(&mut report);
+        report
+    }
+
+    /// The rules' findings over `site`, the rules that ran, and the build options.
+    fn findings_and_metas(&self, site: &Site) -> (RuleOutcome, Vec<&RuleMeta>, BuildOptions) {
         let findings = self.findings(site);
         // The rules that ran: a disabled rule is not reported as checked.
         let metas: Vec<&RuleMeta> = self
@@ -168,10 +197,7 @@ impl Auditor {
                 now.round(jiff::Unit::Second).unwrap_or(now).to_string()
             }),
         };
-        let mut report = crawlgate_report::build(site, findings.kept, &metas, &options);
-        report.summary.suppressed = findings.suppressed;
-        report.summary.findings_omitted = findings.omitted_by_rule;
-        report
+        (findings, metas, options)
     }
 
     /// Whether the rule runs on `site`: enabled, and for a rule that compares rendered pages,
@@ -205,8 +231,10 @@ impl Auditor {
         }
         RuleOutcome {
             kept,
-            suppressed,
-            omitted_by_rule,
+            unlisted: Unlisted {
+                suppressed,
+                omitted_by_rule,
+            },
         }
     }
 
@@ -277,9 +305,21 @@ impl Auditor {
 
 struct RuleOutcome {
     kept: Vec<Finding>,
+    unlisted: Unlisted,
+}
+
+/// What the rules found that the report counts but does not list.
+struct Unlisted {
     suppressed: u64,
     /// Findings past [`crawlgate_core::rule::MAX_FINDINGS_PER_RULE`], by rule id.
     omitted_by_rule: std::collections::BTreeMap<String, u64>,
+}
+
+impl Unlisted {
+    fn count_in(self, report: &mut Report) {
+        report.summary.suppressed = self.suppressed;
+        report.summary.findings_omitted = self.omitted_by_rule;
+    }
 }
 
 /// The template crawl configuration's start URL: never crawled, replaced by every audit's own.

@@ -18,7 +18,7 @@ use crawlgate::report::{
     baseline_json, write_reports,
 };
 use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
-use crawlgate::{Audit, Auditor, FailOn, RenderSettings};
+use crawlgate::{Auditor, FailOn, RenderSettings, Site};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -307,33 +307,33 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
         store.bind(&config, auditor.http_options())?;
     }
     live::stop_on_signals(auditor.stop_handle());
-    let mut audit = runtime
-        .block_on(auditor.audit_with_store(config, store.as_ref().map(|open| &open.store)))?;
+    let site = runtime
+        .block_on(auditor.crawl_with_store(config, store.as_ref().map(|open| &open.store)))?;
     progress.finish_and_clear();
     // A page still being parsed when the crawl stopped (its deadline, a signal) runs on a
     // blocking thread that a dropped runtime would wait for; its result is not wanted (the page
     // is recorded as interrupted), so the report does not wait for it.
     runtime.shutdown_background();
     if let Some(store) = store {
-        store.close(&audit.site);
+        store.close(&site);
     }
     drop(demo);
     // No HTTP response from the start URL's host: nothing was audited, so no report (one would
     // only blame robots.txt for a host that is down or mistyped).
-    if let Some(message) = start_unreachable_message(&audit.site) {
+    if let Some(message) = start_unreachable_message(&site) {
         eprint!("{}", crate::terminal::safe(&message));
         return Ok(exit::code(exit::INCONCLUSIVE));
     }
-
+    let outcome = CrawlOutcome::of(&site);
+    let start_error = start_error_message(&site);
+    // The report takes the site: its page records replace the site's one by one, and the site
+    // is gone before the reports are rendered (on a large crawl each is most of the memory, and
+    // a template's context copies the report).
+    let mut report = auditor.check_owned(site);
     if let Some(baseline) = &baseline {
-        baseline.mark(&mut audit.report);
+        baseline.mark(&mut report);
     }
-    let status = exit_status(&audit, args.fail_on);
-    let start_error = start_error_message(&audit.site);
-    // Everything the reports say is in the report now: the site goes before they are rendered
-    // (on a large crawl it is most of the memory, and a template's context copies the report).
-    let Audit { site, report } = audit;
-    drop(site);
+    let status = exit_status(&outcome, &report, args.fail_on);
     write_outputs(&args, &report, &renderers, &formats, &http)?;
     if let Some(message) = start_error {
         eprint!("{}", crate::terminal::safe(&message));
@@ -517,23 +517,44 @@ pub(crate) fn report_formats(
     Ok(names)
 }
 
+/// What the exit status needs to know of the crawl, read before the report takes the site.
+struct CrawlOutcome {
+    /// The start URL failed or answered an error, or robots.txt could not be read: the audit
+    /// saw no page.
+    saw_no_page: bool,
+    /// Stopped before its end (Ctrl-C, SIGTERM, --max-time).
+    stopped_early: bool,
+}
+
+impl CrawlOutcome {
+    fn of(site: &Site) -> Self {
+        let start_failed = site
+            .resource(&site.start_url)
+            .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
+        let robots_unreachable = site.robots_for(&site.start_url).is_some_and(|robots| {
+            robots.effect == RobotsEffect::DisallowAll && !site.stats.interrupted
+        });
+        // An error status (or a redirect loop) at the start URL: the audit saw no page.
+        let start_error = crawlgate::rules::http::start_url_answer(site).is_some();
+        let time_bound = site
+            .stats
+            .bounds_hit
+            .iter()
+            .any(|bound| matches!(bound, Bound::TotalTime(_)));
+        CrawlOutcome {
+            saw_no_page: start_failed || start_error || robots_unreachable,
+            stopped_early: site.stats.interrupted || time_bound,
+        }
+    }
+}
+
 /// 3 when inconclusive, 1 when a finding is at or above the threshold, else 0.
-fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
-    let site = &audit.site;
-    let start_failed = site
-        .resource(&site.start_url)
-        .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));
-    let robots_unreachable = site.robots_for(&site.start_url).is_some_and(|robots| {
-        robots.effect == RobotsEffect::DisallowAll && !site.stats.interrupted
-    });
-    // An error status (or a redirect loop) at the start URL: the audit saw no page.
-    let start_error = crawlgate::rules::http::start_url_answer(site).is_some();
-    if start_failed || start_error || robots_unreachable {
+fn exit_status(crawl: &CrawlOutcome, report: &Report, fail_on: FailOn) -> u8 {
+    if crawl.saw_no_page {
         return exit::INCONCLUSIVE;
     }
     // Against a baseline only the new findings count.
-    let failing = audit
-        .report
+    let failing = report
         .findings
         .iter()
         .filter(|f| f.baseline != Some(BaselineState::Known))
@@ -544,12 +565,7 @@ fn exit_status(audit: &Audit, fail_on: FailOn) -> u8 {
     // An audit stopped before its end (Ctrl-C, SIGTERM, --max-time) proves nothing clean: a CI
     // gate that timed out must not pass. Other bounds (pages, depth) are the user's choice of
     // how much to audit, and the summary says they were hit.
-    let time_bound = site
-        .stats
-        .bounds_hit
-        .iter()
-        .any(|bound| matches!(bound, Bound::TotalTime(_)));
-    if fail_on != FailOn::NEVER && (site.stats.interrupted || time_bound) {
+    if fail_on != FailOn::NEVER && crawl.stopped_early {
         return exit::INCONCLUSIVE;
     }
     exit::OK

@@ -421,7 +421,17 @@ fn insert_listing(resource: &mut Resource, listing: SitemapListing) {
     let at = resource.listed_in.partition_point(|kept| {
         (kept.sitemap.as_str(), kept.line) <= (listing.sitemap.as_str(), listing.line)
     });
-    resource.listed_in.insert(at, listing);
+    insert_compact(&mut resource.listed_in, at, listing);
+}
+
+/// Inserts `item` at `at`; an empty list gets room for exactly one. The crawl keeps these lists
+/// (listings, samples, references) for every known URL, most hold one item, and a first push
+/// would make room for four.
+fn insert_compact<T>(list: &mut Vec<T>, at: usize, item: T) {
+    if list.capacity() == 0 {
+        list.reserve_exact(1);
+    }
+    list.insert(at, item);
 }
 
 /// Keep at most `cap` samples: the first by `key` (page URL, line), in that order, whatever the
@@ -453,7 +463,7 @@ fn sample_slot<T>(
 
 /// Inserts `sample` at `at` and trims to `cap`. Returns whether one was left out.
 fn insert_sample<T>(samples: &mut Vec<T>, at: usize, sample: T, cap: usize) -> bool {
-    samples.insert(at, sample);
+    insert_compact(samples, at, sample);
     if samples.len() > cap {
         samples.truncate(cap);
         return true;

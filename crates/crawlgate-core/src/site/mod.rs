@@ -149,6 +149,15 @@ impl Site {
         &self.resources
     }
 
+    /// Take every known URL out of the site, sorted by URL, leaving it with none. For a consumer
+    /// that turns them into something else one at a time while it still reads the rest of the
+    /// site (the report's build): the resources and what is made of them are then never all
+    /// held at once, which on a large crawl is most of the memory.
+    pub fn take_resources(&mut self) -> Vec<Resource> {
+        self.index = hashbrown::HashTable::new();
+        std::mem::take(&mut self.resources)
+    }
+
     /// Fetched pages and assets with a final (non-redirect) response, sorted by URL.
     pub fn fetched(&self) -> impl Iterator<Item = (&Resource, &FetchedPage)> {
         self.resources.iter().filter_map(|r| match &r.state {

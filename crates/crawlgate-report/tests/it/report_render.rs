@@ -1516,3 +1516,16 @@ fn the_html_report_renders_in_headless_chromium() {
         chromium::assert_fits(&chromium, &file);
     }
 }
+
+#[test]
+fn a_report_built_from_the_site_given_equals_one_built_from_the_site_lent() {
+    for name in ["outfitters", "hostile", "unreachable"] {
+        let (lent, owned) = support::reports_lent_and_owned(name);
+        assert!(!owned.pages.is_empty(), "{name}: pages recorded");
+        assert_eq!(
+            serde_json::to_value(&lent).unwrap(),
+            serde_json::to_value(&owned).unwrap(),
+            "{name}"
+        );
+    }
+}

@@ -3,7 +3,7 @@
 
 use crawlgate_core::rule::Rule;
 use crawlgate_core::{Finding, RuleMeta};
-use crawlgate_report::{BuildOptions, Report, build};
+use crawlgate_report::{BuildOptions, Report, build, build_owned};
 use crawlgate_test_support::fixture;
 use std::path::{Path, PathBuf};
 
@@ -38,6 +38,22 @@ pub(crate) fn report_with_every_rule(name: &str) -> Report {
 }
 
 fn report_with_rules(name: &str, rules: &[&dyn Rule]) -> Report {
+    let (report, _) = reports_with_rules(name, rules, false);
+    report
+}
+
+/// The report of [`report_with_every_rule`] built twice, from the site lent ([`build`]) and
+/// from the site given ([`build_owned`]).
+pub(crate) fn reports_lent_and_owned(name: &str) -> (Report, Report) {
+    let (lent, owned) = reports_with_rules(name, crawlgate_rules::RULES, true);
+    (lent, owned.expect("asked for"))
+}
+
+fn reports_with_rules(
+    name: &str,
+    rules: &[&dyn Rule],
+    owned_too: bool,
+) -> (Report, Option<Report>) {
     let site = fixture::load_site(&site_path(name)).unwrap_or_else(|e| panic!("{e}"));
     let findings: Vec<Finding> = rules
         .iter()
@@ -48,7 +64,9 @@ fn report_with_rules(name: &str, rules: &[&dyn Rule]) -> Report {
         tool_version: "0.1.0".to_owned(),
         generated_at: None,
     };
-    build(&site, findings, &metas, &options)
+    let lent = build(&site, findings.clone(), &metas, &options);
+    let owned = owned_too.then(|| build_owned(site, findings, &metas, &options));
+    (lent, owned)
 }
 
 /// The repository's `reports/` folder.
