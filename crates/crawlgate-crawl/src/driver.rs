@@ -24,7 +24,9 @@ use crawlgate_render::Renderer;
 use foldhash::{HashMap, HashMapExt as _};
 use std::collections::VecDeque;
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
+use tokio::sync::Semaphore;
 use tokio::task::{Id, JoinSet};
 use tokio::time::Instant;
 
@@ -101,6 +103,7 @@ pub async fn crawl_with_store(
         pacing: Pacing::new(http),
         recorder: store.and_then(CrawlStore::recorder),
         store,
+        sitemap_parse: Arc::new(Semaphore::new(1)),
     };
     // Past the deadline the crawl stops handing out requests; `None` when it lies beyond what a
     // clock can represent (no bound in practice).
@@ -191,6 +194,11 @@ struct Driver<'store> {
     store: Option<&'store CrawlStore>,
     /// Records each response fetched (the store's writer).
     recorder: Option<Recorder>,
+    /// One large sitemap parsed at a time while urlsets keep their entries. The state machine
+    /// fetches two sitemaps at once; a parse keeping 50,000 entries holds tens of megabytes
+    /// until it is recorded, so fetches overlap and such parses take turns (once entries are
+    /// dropped as they are parsed, parses run side by side again).
+    sitemap_parse: Arc<Semaphore>,
 }
 
 /// A request handed out by the state machine and not yet recorded.
@@ -503,6 +511,7 @@ impl Driver<'_> {
         let recorder = self.recorder.clone();
         let task_request = pending.request.clone();
         let retry_within = self.pacing.retry_within(&pending);
+        let sitemap_parse = Arc::clone(&self.sitemap_parse);
         let handle = self.running.spawn(async move {
             let response = fetcher.fetch(&task_request).await;
             let signal = signal_of(&response, std::time::SystemTime::now());
@@ -516,7 +525,7 @@ impl Driver<'_> {
                 recorder.record(&task_request, &response).await;
             }
             Some(Fetched {
-                prepared: Some(prepare(preparer, task_request, response).await?),
+                prepared: Some(prepare(preparer, task_request, response, &sitemap_parse).await?),
                 signal,
             })
         });
@@ -531,9 +540,10 @@ impl Driver<'_> {
             .started(&pending.request, &pending.host, Instant::now());
         let preparer = self.preparer.clone();
         let task_request = pending.request.clone();
+        let sitemap_parse = Arc::clone(&self.sitemap_parse);
         let handle = self.running.spawn(async move {
             Some(Fetched {
-                prepared: Some(prepare(preparer, task_request, response).await?),
+                prepared: Some(prepare(preparer, task_request, response, &sitemap_parse).await?),
                 signal: HostSignal::Healthy,
             })
         });
@@ -611,16 +621,28 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Prepare `response`: on this task when that is quick, else on a blocking thread. `None` when
-/// the blocking thread panicked (the request then completes as a failure).
-async fn prepare(preparer: Preparer, request: Request, response: Response) -> Option<Prepared> {
+/// Prepare `response`: on this task when that is quick, else on a blocking thread, a sitemap
+/// that keeps its entries once `sitemap_parse` lets it. `None` when the blocking thread panicked (the request then
+/// completes as a failure).
+async fn prepare(
+    preparer: Preparer,
+    request: Request,
+    response: Response,
+    sitemap_parse: &Semaphore,
+) -> Option<Prepared> {
     if is_quick_to_prepare(&response) {
-        Some(preparer.prepare(&request, response))
-    } else {
-        tokio::task::spawn_blocking(move || preparer.prepare(&request, response))
-            .await
-            .ok()
+        return Some(preparer.prepare(&request, response));
     }
+    // The semaphore is never closed; held until the parse is done.
+    let _turn = match request.kind {
+        RequestKind::Sitemap if preparer.keeps_sitemap_entries() => {
+            sitemap_parse.acquire().await.ok()
+        }
+        _ => None,
+    };
+    tokio::task::spawn_blocking(move || preparer.prepare(&request, response))
+        .await
+        .ok()
 }
 
 /// Bodies up to this size are prepared on the network task that fetched them.

@@ -124,6 +124,14 @@ pub enum ResourceOutcome {
 }
 
 impl Preparer {
+    /// Whether a urlset parsed now keeps every entry: the crawl still discovers pages from
+    /// sitemaps (past that bound, a parse keeps at most what is left of the entry byte bound).
+    /// Kept entries are most of what a parse holds, so a driver that parses sitemaps
+    /// concurrently may take them in turn while this holds.
+    pub fn keeps_sitemap_entries(&self) -> bool {
+        !self.entry_budget.urls_full.load(Ordering::Acquire)
+    }
+
     pub(crate) fn new(config: &CrawlConfig, entry_budget: Arc<EntryBudget>) -> Self {
         Self {
             audit_time: config.audit_time,
@@ -264,10 +272,19 @@ mod tests {
     fn a_urlset_past_the_url_bound_keeps_the_prefix_within_bytes_the_next_and_alternates() {
         let entries: Vec<Entry> = (0..10).map(|n| entry(&format!("/{n}"), n == 8)).collect();
         let one = entries[0].kept_bytes() as u64;
-        let budget = EntryBudget::new(one * 3);
+        let budget = Arc::new(EntryBudget::new(one * 3));
+        let preparer = Preparer::new(
+            &CrawlConfig::new(
+                url::Url::parse("https://example.com/").unwrap(),
+                jiff::Timestamp::UNIX_EPOCH,
+            ),
+            Arc::clone(&budget),
+        );
         // Before the URL bound: every entry (they discover pages).
         assert_eq!(kept(&budget, SitemapKind::UrlSet, &entries).len(), 10);
+        assert!(preparer.keeps_sitemap_entries());
         budget.mark_urls_full();
+        assert!(!preparer.keeps_sitemap_entries());
         assert_eq!(
             kept(&budget, SitemapKind::UrlSet, &entries),
             ["/0", "/1", "/2", "/3", "/8"],
