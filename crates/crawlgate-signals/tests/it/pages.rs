@@ -670,3 +670,41 @@ fn the_title_is_the_first_titles_text_with_whitespace_collapsed_and_bounded() {
         title.len()
     );
 }
+
+#[test]
+fn a_thousand_long_robots_and_link_header_lines_are_read_to_their_caps_in_linear_time() {
+    // The most header lines a response may carry (crawlgate refuses more), each 8 KiB: X-Robots-Tag
+    // lines of many rules and Link lines of many alternates and canonicals. Every list is capped;
+    // a quadratic check anywhere (duplicates, merging rules per bot) would take minutes here.
+    let robots = (0..1_000)
+        .map(|n| format!("googlebot: noindex, nofollow, max-snippet:{n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let robots = &robots[..8 * 1024];
+    let links = (0..400)
+        .map(|n| format!("<https://www.example.com/l{n}>; rel=alternate; hreflang=x{n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let links = &links[..8 * 1024];
+    let mut headers = vec![HeaderLine::new("Content-Type", "text/html")];
+    for n in 0..500 {
+        headers.push(HeaderLine::new("X-Robots-Tag", robots));
+        headers.push(HeaderLine::new("Link", links));
+        headers.push(HeaderLine::new(
+            "Link",
+            format!("<https://www.example.com/c{n}>; rel=canonical"),
+        ));
+    }
+    let url = Url::parse(PAGE_URL).unwrap();
+    let signals = extract(&PageInput {
+        url: &url,
+        status: 200,
+        headers: &headers,
+        body: b"<!doctype html><title>t</title>",
+    });
+    assert!(for_bot(&signals, "googlebot").is_noindex());
+    assert_eq!(signals.robots_headers.len(), 500);
+    assert!(signals.hreflang.len() <= crawlgate_signals::limits::MAX_TAGS);
+    assert!(signals.canonicals.len() <= crawlgate_signals::limits::MAX_TAGS);
+    assert!(!signals.canonicals.is_empty() && !signals.hreflang.is_empty());
+}
