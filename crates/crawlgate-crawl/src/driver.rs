@@ -621,9 +621,9 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// Prepare `response`: on this task when that is quick, else on a blocking thread, a sitemap
-/// that keeps its entries once `sitemap_parse` lets it. `None` when the blocking thread panicked (the request then
-/// completes as a failure).
+/// Prepare `response`: on this task when that is quick, else on a blocking thread (a sitemap
+/// that keeps its entries once `sitemap_parse` lets it). `None` when the blocking thread
+/// panicked (the request then completes as a failure).
 async fn prepare(
     preparer: Preparer,
     request: Request,

@@ -153,15 +153,15 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
 }
 
 impl Signals {
-    /// Give back the room the lists and texts grew into. A crawl keeps every page's signals
-    /// to its end, and a list grown to its one canonical holds room for four.
+    /// Give back the room the kept lists and texts grew into. A crawl keeps these of every page
+    /// to its end, and a list grown to its one canonical holds room for four. Links and assets
+    /// are left as they are: the crawl takes them at once, and copying a page's hundreds of
+    /// links only to drop them would cost more than it saves.
     fn shrink_to_fit(&mut self) {
         self.meta_robots.shrink_to_fit();
         self.robots_headers.shrink_to_fit();
         self.canonicals.shrink_to_fit();
         self.hreflang.shrink_to_fit();
-        self.links.shrink_to_fit();
-        self.assets.shrink_to_fit();
         for text in [&mut self.title, &mut self.base_href].into_iter().flatten() {
             text.shrink_to_fit();
         }

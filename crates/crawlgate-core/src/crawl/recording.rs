@@ -436,9 +436,10 @@ impl Crawl {
                 }
             }
         } else {
-            page.signals.links.clear();
+            // Dropped, not cleared: a cleared list keeps its room for as long as the page.
+            page.signals.links = Vec::new();
             page.assets_found = u32::try_from(page.signals.assets.len()).unwrap_or(u32::MAX);
-            page.signals.assets.clear();
+            page.signals.assets = Vec::new();
         }
         self.slots[index].resource.state = ResourceState::Fetched(Box::new(page));
     }

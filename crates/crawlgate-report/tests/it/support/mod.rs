@@ -2,7 +2,7 @@
 //! the same crawl as real audits, checked by the built-in rules, built into a Report.
 
 use crawlgate_core::rule::Rule;
-use crawlgate_core::{Finding, RuleMeta};
+use crawlgate_core::{Finding, RuleMeta, Site};
 use crawlgate_report::{BuildOptions, Report, build, build_owned};
 use crawlgate_test_support::fixture;
 use std::path::{Path, PathBuf};
@@ -38,35 +38,35 @@ pub(crate) fn report_with_every_rule(name: &str) -> Report {
 }
 
 fn report_with_rules(name: &str, rules: &[&dyn Rule]) -> Report {
-    let (report, _) = reports_with_rules(name, rules, false);
-    report
+    let (site, findings, metas) = checked(name, rules);
+    build(&site, findings, &metas, &build_options())
 }
 
 /// The report of [`report_with_every_rule`] built twice, from the site lent ([`build`]) and
 /// from the site given ([`build_owned`]).
 pub(crate) fn reports_lent_and_owned(name: &str) -> (Report, Report) {
-    let (lent, owned) = reports_with_rules(name, crawlgate_rules::RULES, true);
-    (lent, owned.expect("asked for"))
+    let (site, findings, metas) = checked(name, crawlgate_rules::RULES);
+    let lent = build(&site, findings.clone(), &metas, &build_options());
+    let owned = build_owned(site, findings, &metas, &build_options());
+    (lent, owned)
 }
 
-fn reports_with_rules(
-    name: &str,
-    rules: &[&dyn Rule],
-    owned_too: bool,
-) -> (Report, Option<Report>) {
+/// A fixture site crawled offline, the findings of `rules` on it, and the rules' metas.
+fn checked<'r>(name: &str, rules: &[&'r dyn Rule]) -> (Site, Vec<Finding>, Vec<&'r RuleMeta>) {
     let site = fixture::load_site(&site_path(name)).unwrap_or_else(|e| panic!("{e}"));
     let findings: Vec<Finding> = rules
         .iter()
         .flat_map(|rule| fixture::run(*rule, &site))
         .collect();
-    let metas: Vec<&RuleMeta> = rules.iter().map(|r| r.meta()).collect();
-    let options = BuildOptions {
+    let metas = rules.iter().map(|r| r.meta()).collect();
+    (site, findings, metas)
+}
+
+fn build_options() -> BuildOptions {
+    BuildOptions {
         tool_version: "0.1.0".to_owned(),
         generated_at: None,
-    };
-    let lent = build(&site, findings.clone(), &metas, &options);
-    let owned = owned_too.then(|| build_owned(site, findings, &metas, &options));
-    (lent, owned)
+    }
 }
 
 /// The repository's `reports/` folder.
