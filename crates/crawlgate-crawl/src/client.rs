@@ -268,16 +268,15 @@ impl Fetcher {
             Err(error) => return Err(classify(&error)),
         };
         let status = response.status().as_u16();
-        let headers: Vec<HeaderLine> = response
-            .headers()
-            .iter()
-            .map(|(name, value)| {
-                HeaderLine::new(
-                    name.as_str(),
-                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
+        // Sized to the lines (collecting from the map's iterator would leave room to spare, kept
+        // for the page's whole life).
+        let mut headers: Vec<HeaderLine> = Vec::with_capacity(response.headers().len());
+        headers.extend(response.headers().iter().map(|(name, value)| {
+            HeaderLine::new(
+                name.as_str(),
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            )
+        }));
         let location = response
             .headers()
             .get(LOCATION)

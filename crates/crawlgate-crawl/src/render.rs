@@ -162,7 +162,7 @@ impl RenderPhase<'_> {
                     && self.scope.contains(&resource.url)
                     && resource.verdict(profile_index).is_none_or(|v| v.allowed)
             })
-            .map(|(resource, _)| (resource.depth.unwrap_or(u32::MAX), &resource.url))
+            .map(|(resource, _)| (resource.depth.unwrap_or(u32::MAX), &*resource.url))
             .collect();
         candidates.sort();
         let max = usize::try_from(self.settings.max_pages).unwrap_or(usize::MAX);

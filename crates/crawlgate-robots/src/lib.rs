@@ -395,7 +395,7 @@ pub struct Verdict {
 }
 
 /// The rule that decided a verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct MatchedRule {
     pub line: u32,
     pub directive: Directive,
@@ -424,7 +424,7 @@ pub struct CrawlDelay {
 }
 
 /// Which groups apply to a crawler.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 pub struct GroupSelection {
     /// The caller's token that matched a specific group; `None` when the `*` groups or no group
     /// applied.

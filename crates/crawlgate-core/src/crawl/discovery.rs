@@ -20,10 +20,16 @@ const REFERENCE_SAMPLES: usize = 20;
 impl Crawl {
     /// The slot for `url`, created if new and the discovery bound allows.
     pub(super) fn slot_for(&mut self, url: &Url, kind: ResourceKind) -> Option<(usize, bool)> {
-        if let Some(&index) = self.slot_index.get(url.as_str()) {
+        if let Some(index) = self.slot_index.get(&self.slots, url.as_str()) {
             return Some((index, false));
         }
-        if self.slots.len() as u64 >= self.config.bounds.max_discovered {
+        // The slot index counts in u32: past that, a bound however large it was set.
+        let max_discovered = self
+            .config
+            .bounds
+            .max_discovered
+            .min(u64::from(u32::MAX - 1));
+        if self.slots.len() as u64 >= max_discovered {
             self.stats.urls_not_recorded += 1;
             self.hit(Bound::MaxDiscovered(self.config.bounds.max_discovered));
             return None;
@@ -38,14 +44,13 @@ impl Crawl {
         }
         self.slot_bytes += bytes;
         let index = self.slots.len();
-        self.slot_index.insert(url.as_str().to_owned(), index);
         self.slots.push(Slot {
             resource: Resource {
-                url: url.clone(),
+                url: Arc::new(url.clone()),
                 kind,
                 depth: None,
                 state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
-                verdicts: Vec::new(),
+                verdicts: Arc::default(),
                 inbound_links: InboundLinks::default(),
                 references: Vec::new(),
                 other_references: 0,
@@ -53,6 +58,7 @@ impl Crawl {
             },
             progression: Progression::Unqueued(NotFetchedReason::NotRequested),
         });
+        self.slot_index.insert(&self.slots, index);
         Some((index, true))
     }
 

@@ -44,6 +44,7 @@ use prepare::EntryBudget;
 use requests::QueueName;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 use thiserror::Error;
 use url::Url;
@@ -182,6 +183,33 @@ struct Slot {
     progression: Progression,
 }
 
+/// Slots by URL: positions in the crawl's slots, hashed by their URL, so each URL's text is held
+/// once (by its resource), not a second time as a map key.
+#[derive(Debug, Default)]
+struct SlotIndex {
+    table: hashbrown::HashTable<u32>,
+    hasher: foldhash::fast::FixedState,
+}
+
+impl SlotIndex {
+    fn get(&self, slots: &[Slot], url: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one(url);
+        self.table
+            .find(hash, |&i| slots[i as usize].resource.url.as_str() == url)
+            .map(|&i| i as usize)
+    }
+
+    /// Index the slot at `index`, the last pushed (fewer than `u32::MAX`: `slot_for` stops there).
+    fn insert(&mut self, slots: &[Slot], index: usize) {
+        let hasher = &self.hasher;
+        let hash = hasher.hash_one(slots[index].resource.url.as_str());
+        let position = u32::try_from(index).expect("slot_for stops before u32::MAX slots");
+        self.table.insert_unique(hash, position, |&i| {
+            hasher.hash_one(slots[i as usize].resource.url.as_str())
+        });
+    }
+}
+
 /// What an in-flight request is for.
 #[derive(Debug, Clone, Copy)]
 enum Purpose {
@@ -248,7 +276,7 @@ pub struct Crawl {
     cycles: Vec<SitemapCycle>,
 
     slots: Vec<Slot>,
-    slot_index: FastMap<String, usize>,
+    slot_index: SlotIndex,
     /// Bytes of the URLs recorded in `slots` (`Bounds::max_discovered_bytes`).
     slot_bytes: u64,
     link_queue: VecDeque<usize>,
@@ -330,7 +358,7 @@ impl Crawl {
             entry_budget: Arc::new(EntryBudget::new(config.bounds.max_sitemap_entry_bytes)),
             cycles: Vec::new(),
             slots: Vec::new(),
-            slot_index: FastMap::default(),
+            slot_index: SlotIndex::default(),
             slot_bytes: 0,
             link_queue: VecDeque::new(),
             links_without_depth: FastMap::default(),
@@ -528,27 +556,32 @@ impl Crawl {
         };
         let profiles = self.config.profiles.clone();
         let mut verdicts = VerdictCache::new(&self.robots, &profiles);
-        let mut resources = Vec::with_capacity(self.slots.len());
-        for slot in self.slots {
-            let mut resource = slot.resource;
-            match slot.progression {
-                Progression::Unqueued(reason) => {
-                    resource.state = ResourceState::NotFetched(reason);
+        // Mapped in place: the slots' buffer becomes the resources' (no second copy of every
+        // resource at the crawl's end).
+        let resources: Vec<Resource> = self
+            .slots
+            .into_iter()
+            .map(|slot| {
+                let mut resource = slot.resource;
+                match slot.progression {
+                    Progression::Unqueued(reason) => {
+                        resource.state = ResourceState::NotFetched(reason);
+                    }
+                    Progression::Queued | Progression::Blocked | Progression::InFlight => {
+                        let reason = match (resource.kind, leftover) {
+                            (ResourceKind::Asset(_), NotFetchedReason::PageBound) => {
+                                NotFetchedReason::AssetBound
+                            }
+                            (_, reason) => reason,
+                        };
+                        resource.state = ResourceState::NotFetched(reason);
+                    }
+                    Progression::Done => {}
                 }
-                Progression::Queued | Progression::Blocked | Progression::InFlight => {
-                    let reason = match (resource.kind, leftover) {
-                        (ResourceKind::Asset(_), NotFetchedReason::PageBound) => {
-                            NotFetchedReason::AssetBound
-                        }
-                        (_, reason) => reason,
-                    };
-                    resource.state = ResourceState::NotFetched(reason);
-                }
-                Progression::Done => {}
-            }
-            resource.verdicts = verdicts.verdicts(&resource.url);
-            resources.push(resource);
-        }
+                resource.verdicts = verdicts.shared_verdicts(&resource.url);
+                resource
+            })
+            .collect();
         drop(verdicts);
         let sitemaps = self
             .sitemaps

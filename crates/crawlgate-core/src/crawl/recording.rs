@@ -228,7 +228,11 @@ impl Crawl {
             let Some(alternate) = crawlable(&alternate) else {
                 continue;
             };
-            if !self.slot_index.contains_key(alternate.as_str()) {
+            if self
+                .slot_index
+                .get(&self.slots, alternate.as_str())
+                .is_none()
+            {
                 if self.sitemap_urls >= self.config.bounds.max_sitemap_urls {
                     self.hit(Bound::SitemapUrls(self.config.bounds.max_sitemap_urls));
                     self.entry_budget.mark_urls_full();
@@ -308,7 +312,7 @@ impl Crawl {
                     let final_status = Some(page.status);
                     self.slots[index].resource.state = ResourceState::Redirected {
                         hops,
-                        final_url: final_url.clone(),
+                        final_url: Box::new(final_url.clone()),
                         final_status,
                     };
                     let Some(target) = self.redirect_target(index, &final_url) else {
@@ -324,14 +328,14 @@ impl Crawl {
     /// The slot that receives a redirect's final response: the target URL's, when it is not
     /// fetched or being fetched already.
     fn redirect_target(&mut self, from: usize, final_url: &Url) -> Option<usize> {
-        let from_url = self.slots[from].resource.url.clone();
+        let from_url = Arc::clone(&self.slots[from].resource.url);
         let kind = self.slots[from].resource.kind;
         let depth = self.slots[from].resource.depth;
         let (target, _) = self.slot_for(final_url, kind)?;
         push_reference(
             &mut self.slots[target].resource,
             Reference {
-                from: Arc::new(from_url),
+                from: from_url,
                 kind: ReferenceKind::Redirect,
                 line: None,
             },
@@ -360,7 +364,7 @@ impl Crawl {
 
     fn record_page(&mut self, index: usize, mut page: FetchedPage) {
         // One copy of the page's URL, shared by every sample and reference it gives.
-        let url = Arc::new(self.slots[index].resource.url.clone());
+        let url = Arc::clone(&self.slots[index].resource.url);
         let crawl_links = matches!(self.slots[index].resource.kind, ResourceKind::Page)
             && (200..300).contains(&page.status)
             && self.in_scope(&url);

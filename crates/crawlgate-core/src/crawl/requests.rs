@@ -45,7 +45,7 @@ impl Crawl {
                 continue; // a duplicate entry, or filled in by a redirect meanwhile
             }
             let is_asset = matches!(self.slots[index].resource.kind, ResourceKind::Asset(_));
-            let url = self.slots[index].resource.url.clone();
+            let url = Url::clone(&self.slots[index].resource.url);
             // robots.txt first: verdicts (and --obey-robots) need it.
             let origin = origin_of(&url);
             let state = self

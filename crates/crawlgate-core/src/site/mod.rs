@@ -389,16 +389,17 @@ pub enum NotIndexable {
 /// One known URL.
 #[derive(Debug, Clone)]
 pub struct Resource {
-    /// The URL, fragment removed.
-    pub url: Url,
+    /// The URL, fragment removed; shared with the link samples and references this page gives.
+    pub url: Arc<Url>,
     /// How it was first referenced.
     pub kind: ResourceKind,
     /// Clicks from the start URL through followed links; `None` when not reached by links.
     pub depth: Option<u32>,
     /// What fetching it gave.
     pub state: ResourceState,
-    /// The robots.txt verdict per audited profile, in [`Site::profiles`] order.
-    pub verdicts: Vec<UrlVerdict>,
+    /// The robots.txt verdict per audited profile, in [`Site::profiles`] order (shared by the
+    /// URLs with the same verdicts).
+    pub verdicts: Arc<[UrlVerdict]>,
     /// `<a href>` links pointing here from crawled pages.
     pub inbound_links: InboundLinks,
     /// Pages referencing this URL as an asset, canonical, hreflang alternate or redirect target,
@@ -441,7 +442,9 @@ pub enum ResourceState {
     /// A redirect chain ending at `final_url` (itself a resource when a response came).
     Redirected {
         hops: Vec<RedirectHop>,
-        final_url: Url,
+        /// Boxed: every known URL has a state, few redirect, and an inline URL would make every
+        /// state as large as this one.
+        final_url: Box<Url>,
         /// The final response's status, when one came.
         final_status: Option<u16>,
     },
@@ -794,11 +797,11 @@ mod tests {
     #[test]
     fn resources_are_sorted_by_url_in_place_whatever_the_permutation() {
         let resource = |n: u64| Resource {
-            url: url(&format!("http://e.com/{n:05}")),
+            url: url(&format!("http://e.com/{n:05}")).into(),
             kind: ResourceKind::Page,
             depth: Some(u32::try_from(n).unwrap()),
             state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
-            verdicts: Vec::new(),
+            verdicts: Arc::default(),
             inbound_links: InboundLinks::default(),
             references: Vec::new(),
             other_references: 0,

@@ -6,10 +6,11 @@ use crate::signals::Profile;
 use crate::site::robots_file::{RobotsEffect, RobotsFile};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::sync::Arc;
 use url::{Position, Url};
 
 /// Whether a profile may crawl a URL, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UrlVerdict {
     pub allowed: bool,
     /// The robots.txt consulted (`{origin}/robots.txt`).
@@ -170,6 +171,9 @@ pub struct VerdictCache<'a> {
     robots: &'a std::collections::BTreeMap<String, RobotsFile>,
     profiles: &'a [Profile],
     compiled: foldhash::HashMap<String, Vec<AgentRules<'a>>>,
+    /// Each distinct set of verdicts once: a site's URLs share a handful (one per deciding rule
+    /// and origin), and a copy per URL was a tenth of a large crawl's memory.
+    shared: foldhash::HashSet<Arc<[UrlVerdict]>>,
 }
 
 impl<'a> VerdictCache<'a> {
@@ -182,7 +186,19 @@ impl<'a> VerdictCache<'a> {
             robots,
             profiles,
             compiled: foldhash::HashMap::default(),
+            shared: foldhash::HashSet::default(),
         }
+    }
+
+    /// [`VerdictCache::verdicts`], shared with every other URL that has the same verdicts.
+    pub fn shared_verdicts(&mut self, url: &Url) -> Arc<[UrlVerdict]> {
+        let verdicts = self.verdicts(url);
+        if let Some(shared) = self.shared.get(verdicts.as_slice()) {
+            return Arc::clone(shared);
+        }
+        let shared: Arc<[UrlVerdict]> = verdicts.into();
+        self.shared.insert(Arc::clone(&shared));
+        shared
     }
 
     /// The verdict on `url` for every profile, in profile order.

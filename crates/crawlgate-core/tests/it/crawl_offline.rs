@@ -111,7 +111,7 @@ fn a_small_site_is_crawled_breadth_first_with_every_fact_recorded() {
         } => {
             assert_eq!(hops.len(), 1);
             assert_eq!(hops[0].status, 301);
-            assert_eq!(final_url, &url("/new"));
+            assert_eq!(**final_url, url("/new"));
             assert_eq!(*final_status, Some(200));
         }
         other => panic!("expected a redirect, got {other:?}"),

@@ -303,7 +303,7 @@ async fn redirects_are_recorded_on_the_source_and_the_target_is_fetched() {
             let statuses: Vec<u16> = hops.iter().map(|h| h.status).collect();
             assert_eq!(statuses, [301, 308]);
             assert_eq!(hops[1].location.as_deref(), Some("/new"));
-            assert_eq!(final_url, &server.url("/new"));
+            assert_eq!(**final_url, server.url("/new"));
             assert_eq!(*final_status, Some(200));
         }
         other => panic!("expected a redirect, got {other:?}"),

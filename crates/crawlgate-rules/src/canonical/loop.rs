@@ -72,7 +72,7 @@ impl Rule for Loop {
             }
             let cycle: Vec<String> = path
                 .iter()
-                .chain(std::iter::once(&&resource.url))
+                .chain(std::iter::once(&&*resource.url))
                 .map(|url| format!("`{url}`"))
                 .collect();
             out.report(

@@ -62,7 +62,7 @@ impl Rule for BlockedResource {
                     reason: &request.reason,
                     pages: Vec::new(),
                 });
-                if !entry.pages.iter().any(|(page, ..)| *page == &resource.url) {
+                if !entry.pages.iter().any(|(page, ..)| **page == *resource.url) {
                     entry.pages.push((
                         &resource.url,
                         rendered.text_length,

@@ -20,7 +20,7 @@ pub(crate) struct KnownPaths {
 impl KnownPaths {
     /// Every URL of `origin` the audit knows: its resources and its sitemaps.
     pub(crate) fn of_origin(site: &Site, origin: &str) -> Self {
-        let resources = site.resources().iter().map(|resource| &resource.url);
+        let resources = site.resources().iter().map(|resource| &*resource.url);
         let sitemaps = site.sitemaps.iter().map(|sitemap| &sitemap.url);
         Self::new(
             resources

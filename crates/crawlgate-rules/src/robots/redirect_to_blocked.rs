@@ -60,14 +60,14 @@ impl Rule for RedirectToBlocked {
                     .iter()
                     .skip(1)
                     .filter_map(|hop| Url::parse(&hop.url).ok())
-                    .chain(std::iter::once(final_url.clone()));
+                    .chain(std::iter::once(Url::clone(final_url)));
                 let Some(blocked) = targets
                     .into_iter()
                     .find(|target| !site.verdict(index, target).allowed)
                 else {
                     continue;
                 };
-                let place = if blocked == *final_url {
+                let place = if blocked == **final_url {
                     "redirects to"
                 } else {
                     "redirects through"

@@ -248,7 +248,7 @@ fn sources(resource: &Resource) -> Vec<SourceRecord<'_>> {
 fn verdicts<'a>(site: &'a Site, resource: &'a Resource) -> Vec<VerdictRecord<'a>> {
     site.profiles
         .iter()
-        .zip(&resource.verdicts)
+        .zip(resource.verdicts.iter())
         .map(|(profile, verdict)| VerdictRecord {
             profile: &profile.name,
             allowed: verdict.allowed,
