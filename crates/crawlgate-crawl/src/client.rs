@@ -354,7 +354,9 @@ fn client_builder(
         .user_agent(http.user_agent.clone())
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(http.request_timeout)
-        .pool_max_idle_per_host(http.per_host.max(1))
+        // As many idle connections as requests may be in flight to one host: a connection
+        // closed for want of room is opened again for the next request.
+        .pool_max_idle_per_host(http.per_host.unwrap_or(http.concurrency).max(1))
         .tcp_nodelay(true))
 }
 

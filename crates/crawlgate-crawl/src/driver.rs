@@ -95,7 +95,7 @@ pub async fn crawl_with_store(
         crawl,
         fetcher,
         concurrency: http.concurrency.max(1),
-        per_host_limit: http.per_host.max(1),
+        per_host_limit: http.per_host.map(|n| n.max(1)),
         running: JoinSet::new(),
         tasks: HashMap::new(),
         per_host: HashMap::new(),
@@ -179,7 +179,8 @@ struct Driver<'store> {
     preparer: Preparer,
     fetcher: Fetcher,
     concurrency: usize,
-    per_host_limit: usize,
+    /// [`HttpOptions::per_host`].
+    per_host_limit: Option<usize>,
     /// Each task fetches one request and prepares its response (or gives it back for a retry).
     running: JoinSet<Option<Fetched>>,
     /// The request of each running task, so that a task that panicked still completes.
@@ -352,6 +353,13 @@ impl Pacing {
     }
 
     /// Whether a request to `host` (`host:port`) may start now.
+    /// Whether `host` is on this machine and left unpaced; false before its first request.
+    fn is_unpaced_loopback(&self, host: &str) -> bool {
+        self.hosts
+            .get(host)
+            .is_some_and(|pace| pace.unpaced_loopback)
+    }
+
     fn is_due(&self, host: &str, now: Instant) -> bool {
         self.hosts.get(host).is_none_or(|pace| pace.next <= now)
     }
@@ -484,8 +492,17 @@ impl Driver<'_> {
 
     /// Whether a request to `host` may start now: the host has room and is due.
     fn can_start(&self, host: &str, now: Instant) -> bool {
-        self.per_host.get(host).copied().unwrap_or(0) < self.per_host_limit
+        self.per_host.get(host).copied().unwrap_or(0) < self.host_limit(host)
             && self.pacing.is_due(host, now)
+    }
+
+    /// Requests in flight at once to `host` at most ([`HttpOptions::per_host`]).
+    fn host_limit(&self, host: &str) -> usize {
+        match self.per_host_limit {
+            Some(limit) => limit,
+            None if self.pacing.is_unpaced_loopback(host) => self.concurrency,
+            None => crate::DEFAULT_PER_HOST,
+        }
     }
 
     /// The earliest time a held-back request's host is due, when one waits for its turn (not

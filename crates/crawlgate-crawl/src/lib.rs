@@ -37,13 +37,19 @@ use std::time::Duration;
 use tokio::sync::Notify;
 use url::Url;
 
+/// Requests in flight at once to one host when [`HttpOptions::per_host`] does not say.
+pub const DEFAULT_PER_HOST: usize = 8;
+
 /// How the crawler uses the network. Every bound has a default.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpOptions {
     /// Requests in flight at once, over all hosts (default 16).
     pub concurrency: usize,
-    /// Requests in flight at once to one host and port (default 8).
-    pub per_host: usize,
+    /// Requests in flight at once to one host and port. `None` (the default):
+    /// [`DEFAULT_PER_HOST`] to each host, and to a loopback host left unpaced (see
+    /// [`Pace::loopback_too`]) as many as `concurrency` allows: like the pace, the cap spares
+    /// someone's server, and a site served on this machine is no one else's.
+    pub per_host: Option<usize>,
     /// Time allowed for one HTTP request, from connecting to the last body byte (default 20 s).
     /// Each redirect hop is a request of its own.
     pub request_timeout: Duration,
@@ -341,7 +347,7 @@ impl Default for HttpOptions {
     fn default() -> Self {
         Self {
             concurrency: 16,
-            per_host: 8,
+            per_host: None,
             request_timeout: Duration::from_secs(20),
             total_time: Duration::from_secs(60 * 60),
             user_agent: default_user_agent(),

@@ -21,13 +21,15 @@ use flate2::Compression;
 use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 use jiff::Timestamp;
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc as std_mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use url::Url;
 
@@ -46,6 +48,9 @@ const BATCH_RECORDS: usize = 1_000;
 /// The pause after a batch that was not full, for the next one to gather; the most a
 /// response waits in memory before its commit, beyond the commit itself.
 const BATCH_GATHER: Duration = Duration::from_millis(20);
+
+/// How often the pause checks whether it can end early.
+const GATHER_STEP: Duration = Duration::from_millis(1);
 
 /// Bodies larger than this are stored deflated (sitemaps and large pages shrink several
 /// times); smaller ones are stored as they are, which costs less CPU than it saves on disk.
@@ -352,7 +357,26 @@ impl CrawlStore {
 
     /// Wait for the writer to store what it was given, and say what the store holds. The
     /// crawl must be over (its tasks hold recorders until they end).
-    pub fn close(mut self) -> StoreSummary {
+    pub fn close(self) -> StoreSummary {
+        self.finish(true)
+    }
+
+    /// [`CrawlStore::close`] for a store about to be removed (a complete crawl's, not to be
+    /// kept): the write-ahead log is not folded into the database first, which would write and
+    /// sync every stored response a second time. The caller removes the files.
+    pub fn close_for_removal(self) -> StoreSummary {
+        self.finish(false)
+    }
+
+    fn finish(mut self, checkpoint: bool) -> StoreSummary {
+        if !checkpoint {
+            let reader = self
+                .reader
+                .get_mut()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // Not applied leaves the checkpoint to happen: slower, same result.
+            let _ = reader.set_db_config(DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true);
+        }
         self.sender = None;
         let outcome = self
             .outcome
@@ -402,10 +426,13 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     // mid-write leaves the last committed state. `NORMAL` syncs at checkpoints only: a kill
     // loses nothing committed (the OS holds it); a power cut may lose the last batches, never
     // the file's consistency.
+    // The switch of a new file to WAL is made without syncing: a store cut short by a power
+    // failure right then is refused by `resume` (no format), and syncing cost a few ms of every
+    // audit's start.
     connection
         .execute_batch(
-            "PRAGMA page_size = 65536; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
-             PRAGMA busy_timeout = 5000;",
+            "PRAGMA page_size = 65536; PRAGMA synchronous = OFF; PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;",
         )
         .map_err(sqlite)?;
     // Pages behind authentication may be stored: the file is the user's alone.
@@ -442,38 +469,40 @@ impl Recorder {
     }
 }
 
-/// One response, encoded for its row.
+/// One response, as the fetching task hands it over: copied, not yet encoded (the writer
+/// thread encodes it, off the crawl's loop).
 struct Record {
     kind: RequestKind,
     url: String,
-    meta: String,
+    meta: StoredMeta,
     body: Vec<u8>,
-    deflated: bool,
-    body_len: u64,
 }
 
 impl Record {
     fn of(request: &Request, response: &Response) -> Self {
         let (meta, body) = StoredMeta::of(response);
-        let body_len = body.len() as u64;
-        let (body, deflated) = if body.len() > COMPRESS_FROM_BYTES {
-            let mut encoder = DeflateEncoder::new(Vec::new(), Compression::fast());
-            match encoder.write_all(body).and_then(|()| encoder.finish()) {
-                Ok(deflated) => (deflated, true),
-                Err(_) => (body.to_vec(), false),
-            }
-        } else {
-            (body.to_vec(), false)
-        };
         Self {
             kind: request.kind,
             url: request.url.as_str().to_owned(),
-            // Serialising plain strings and numbers cannot fail.
-            meta: serde_json::to_string(&meta).unwrap_or_default(),
-            body,
-            deflated,
-            body_len,
+            meta,
+            body: body.to_vec(),
         }
+    }
+
+    /// The row's `meta` text, body (deflated when large) and whether it is deflated.
+    fn encode(&self) -> (String, Cow<'_, [u8]>, bool) {
+        // Serialising plain strings and numbers cannot fail.
+        let meta = serde_json::to_string(&self.meta).unwrap_or_default();
+        if self.body.len() > COMPRESS_FROM_BYTES {
+            let mut encoder = DeflateEncoder::new(Vec::new(), Compression::fast());
+            if let Ok(deflated) = encoder
+                .write_all(&self.body)
+                .and_then(|()| encoder.finish())
+            {
+                return (meta, Cow::Owned(deflated), true);
+            }
+        }
+        (meta, Cow::Borrowed(&self.body), false)
     }
 }
 
@@ -513,13 +542,26 @@ fn write_records(connection: &Connection, mut receiver: mpsc::Receiver<Record>) 
         }
         let full = batch.len() == BATCH_RECORDS;
         batch.clear();
-        // A commit costs locks and a write per page however few records it holds: records
-        // arriving one by one would each be a transaction. Let the next batch gather.
         if !full {
-            std::thread::sleep(BATCH_GATHER);
+            gather(&receiver);
         }
     }
     outcome
+}
+
+/// Let the next batch gather after one that was not full: a commit costs locks and a write
+/// per page however few records it holds, and records arriving one by one would each be a
+/// transaction. The pause ends early once a batch is waiting or every sender is gone:
+/// closing the store must not wait for it.
+fn gather(receiver: &mpsc::Receiver<Record>) {
+    let until = Instant::now() + BATCH_GATHER;
+    while receiver.len() < BATCH_RECORDS && !receiver.is_closed() {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        std::thread::sleep(left.min(GATHER_STEP));
+    }
 }
 
 fn write_batch(
@@ -535,7 +577,8 @@ fn write_batch(
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?;
         for record in batch.iter() {
-            let size = (record.body.len() + record.meta.len() + record.url.len()) as u64;
+            let (meta, body, deflated) = record.encode();
+            let size = (body.len() + meta.len() + record.url.len()) as u64;
             if bytes.saturating_add(size) > MAX_STORE_BYTES {
                 outcome.not_stored += 1;
                 continue;
@@ -543,10 +586,10 @@ fn write_batch(
             insert.execute(params![
                 kind_name(record.kind),
                 record.url,
-                record.meta,
-                record.body,
-                record.deflated,
-                record.body_len
+                meta,
+                body.as_ref(),
+                deflated,
+                record.body.len() as u64
             ])?;
             *bytes += size;
             outcome.written += 1;

@@ -114,7 +114,7 @@ fn apply_crawl_config(args: &mut AuditArgs, file: &ConfigFile, filled: &mut Fill
         crawl.concurrency = checked_concurrency(n).map_err(config_error("concurrency"))?;
     }
     if let Some(n) = filled.take("per_host", file.per_host) {
-        crawl.per_host = checked_concurrency(n).map_err(config_error("per_host"))?;
+        crawl.per_host = Some(checked_concurrency(n).map_err(config_error("per_host"))?);
     }
     if file.rate.is_some() && file.delay.is_some() {
         bail!("config: give `rate` or `delay`, not both (one is the other's inverse)");
@@ -381,7 +381,7 @@ mod tests {
                     report_dirs = [\"plugins\"]\nquiet = true\nmax_pages = 7\n\
                     fail_on = \"warning\"\nbaseline = \"old.json\"\n";
         let args = audit_with(&["https://example.com/"], toml).unwrap();
-        assert_eq!(args.crawl.per_host, 2);
+        assert_eq!(args.crawl.per_host, Some(2));
         assert_eq!(args.crawl.timeout, Duration::from_millis(7500));
         assert_eq!(args.crawl.max_time, Duration::from_secs(60));
         assert_eq!(args.crawl.max_body_bytes, 1000);

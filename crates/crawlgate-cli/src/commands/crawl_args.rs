@@ -31,9 +31,10 @@ pub(crate) struct CrawlArgs {
     #[arg(help_heading = "Crawl", long, value_name = "N", default_value_t = HttpOptions::default().concurrency, value_parser = parse_concurrency)]
     pub(crate) concurrency: usize,
 
-    /// Requests in flight at once to one host.
-    #[arg(help_heading = "Crawl", long, value_name = "N", default_value_t = HttpOptions::default().per_host, value_parser = parse_concurrency)]
-    pub(crate) per_host: usize,
+    /// Requests in flight at once to one host [default: 8; to a host on this machine, unless
+    /// --rate paces it: as many as --concurrency allows].
+    #[arg(help_heading = "Crawl", long, value_name = "N", value_parser = parse_concurrency)]
+    pub(crate) per_host: Option<usize>,
 
     /// Start at most N requests per second to one host, loopback hosts included (decimals
     /// allowed: `0.5` is one request every two seconds; `0`: no limit). Default: 5 per second to
@@ -609,7 +610,7 @@ mod tests {
         assert_eq!(config.sitemaps.len(), 1);
         assert!(!config.fetch_assets && !config.probe_sitemap);
         let http = args.http().unwrap();
-        assert_eq!((http.concurrency, http.per_host), (3, 1));
+        assert_eq!((http.concurrency, http.per_host), (3, Some(1)));
         assert_eq!(http.request_timeout, Duration::from_millis(1500));
         assert_eq!(http.total_time, Duration::from_secs(60));
         assert_eq!(http.user_agent, "Test/1.0");

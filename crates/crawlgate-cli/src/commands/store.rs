@@ -69,7 +69,18 @@ impl OpenStore {
     /// finish can be resumed (the command to run), a finished one's temporary store is
     /// removed.
     pub(crate) fn close(self, site: &Site) {
-        let summary = self.store.close();
+        let incomplete = site.stats.interrupted
+            || site
+                .stats
+                .bounds_hit
+                .iter()
+                .any(|bound| matches!(bound, Bound::TotalTime(_)));
+        let remove = self.temporary && !incomplete;
+        let summary = if remove {
+            self.store.close_for_removal()
+        } else {
+            self.store.close()
+        };
         if let Some(error) = &summary.error {
             crate::terminal::say!(
                 "warning: the crawl store in `{}` stopped storing responses ({error}); {} were not stored, a resume fetches them again",
@@ -84,18 +95,12 @@ impl OpenStore {
                 summary.not_stored
             );
         }
-        let incomplete = site.stats.interrupted
-            || site
-                .stats
-                .bounds_hit
-                .iter()
-                .any(|bound| matches!(bound, Bound::TotalTime(_)));
         if incomplete {
             crate::terminal::say!(
                 "the crawl did not finish: to continue it, run the same command with --resume {}",
                 self.dir.display()
             );
-        } else if self.temporary {
+        } else if remove {
             remove_store(&self.dir);
             if self.made_dir {
                 // Only an empty folder is removed; the reports are written into it later.

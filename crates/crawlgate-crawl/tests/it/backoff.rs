@@ -146,7 +146,7 @@ async fn a_retry_after_past_the_bound_pauses_the_host_for_the_bound_and_the_answ
     .await;
     let http = HttpOptions {
         // One request at a time: the next one after the 503 shows the pause.
-        per_host: 1,
+        per_host: Some(1),
         retry: Retry {
             max_pause: Duration::from_millis(700),
             ..Retry::DEFAULT
@@ -201,7 +201,7 @@ async fn repeated_server_errors_pause_the_host_without_asking_again() {
     .await;
     let http = HttpOptions {
         // One request at a time, so the errors come in a known order.
-        per_host: 1,
+        per_host: Some(1),
         retry: Retry {
             backoff: Duration::from_millis(300),
             ..Retry::DEFAULT

@@ -4,7 +4,7 @@
 use crate::support::{config, http, resource, run, run_with_stop, serve, status};
 use crawlgate_core::crawl::{CrawlError, CrawlEvent, RequestKind};
 use crawlgate_core::site::{Bound, FailureKind, NotFetchedReason, ResourceState};
-use crawlgate_crawl::{HttpOptions, StopHandle, crawl};
+use crawlgate_crawl::{HttpOptions, Pace, StopHandle, crawl};
 use crawlgate_serve::{Route, ServedSite};
 use crawlgate_test_support::html::page;
 use std::time::Duration;
@@ -192,12 +192,42 @@ async fn the_per_host_limit_is_respected() {
     let server = serve(site).await;
     let options = HttpOptions {
         concurrency: 16,
-        per_host: 3,
+        per_host: Some(3),
         ..http()
     };
     let (site, _) = run(config(server.url("/")), &options).await;
     assert_eq!(site.stats.pages_fetched, 9);
     assert_eq!(server.peak_in_flight(), 3);
+}
+
+/// Slow pages on a loopback server, `concurrency` 12 and no per-host limit given.
+async fn peak_in_flight_on_loopback(pace: Pace) -> usize {
+    let mut site = fan(12);
+    for i in 0..12 {
+        site = site.route(Route::new(format!("/p{i}")).delay_ms(300));
+    }
+    let server = serve(site).await;
+    let options = HttpOptions {
+        concurrency: 12,
+        per_host: None,
+        pace,
+        ..http()
+    };
+    let (site, _) = run(config(server.url("/")), &options).await;
+    assert_eq!(site.stats.pages_fetched, 13);
+    server.peak_in_flight()
+}
+
+#[tokio::test]
+async fn an_unpaced_host_on_this_machine_gets_the_whole_concurrency_a_paced_one_the_default() {
+    // Like the pace, the default per-host cap spares someone else's server; a site served on
+    // this machine is held by `concurrency` alone, unless `--rate` paces it too.
+    assert_eq!(peak_in_flight_on_loopback(Pace::DEFAULT).await, 12);
+    let paced = Pace::per_second(1_000.0).unwrap();
+    assert_eq!(
+        peak_in_flight_on_loopback(paced).await,
+        crawlgate_crawl::DEFAULT_PER_HOST
+    );
 }
 
 #[tokio::test]

@@ -193,7 +193,7 @@ async fn progress_counts_only_the_requests_actually_open() {
     }
     let server = serve(slow).await;
     let http = HttpOptions {
-        per_host: 1,
+        per_host: Some(1),
         ..http()
     };
     let (site, events) = run(config(server.url("/")), &http).await;
