@@ -3,8 +3,10 @@
 
 use crate::crawl::{CrawlConfig, Request, RequestKind, Response};
 use crate::finding::RedirectHop;
-use crate::signals::{PageInput, extract};
-use crate::site::{FailureKind, FetchedPage, RobotsFile, SitemapState, origin_of};
+use crate::signals::{HeaderLine, PageInput, extract};
+use crate::site::{
+    FailureKind, FetchedPage, KEPT_HEADER_LINES, RobotsFile, SitemapState, origin_of,
+};
 use crate::sitemap::{self, SitemapOptions};
 use crate::sitemap::{Entry, SitemapKind};
 use jiff::Timestamp;
@@ -172,7 +174,7 @@ impl Preparer {
                             content_type,
                             body_len: received.body.len() as u64,
                             body_truncated: received.body_truncated,
-                            headers: received.headers,
+                            headers: kept_header_lines(received.headers),
                             signals,
                             internal_outlinks: 0,
                             assets_found: 0,
@@ -242,6 +244,13 @@ impl Read for CutAtCap {
             self.0
         )))
     }
+}
+
+/// The lines of `headers` a fetched page keeps ([`KEPT_HEADER_LINES`]), sized to their count.
+fn kept_header_lines(mut headers: Vec<HeaderLine>) -> Vec<HeaderLine> {
+    headers.retain(|line| KEPT_HEADER_LINES.iter().any(|name| line.is(name)));
+    headers.shrink_to_fit();
+    headers
 }
 
 #[cfg(test)]

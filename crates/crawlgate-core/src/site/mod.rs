@@ -458,10 +458,17 @@ pub enum ResourceState {
     NotFetched(NotFetchedReason),
 }
 
+/// The header lines a [`FetchedPage`] keeps, by name: those the rules and the report read. The
+/// page's signals are read from every line first (`X-Robots-Tag`, `Link`, `Content-Type`), and
+/// the crawl store keeps every line; the rest (`Content-Security-Policy`, `Set-Cookie`, caching)
+/// would cost memory on every page of a large crawl for no finding.
+pub const KEPT_HEADER_LINES: [&str; 3] = ["content-type", "last-modified", "www-authenticate"];
+
 /// A final response and the page's signals.
 #[derive(Debug, Clone)]
 pub struct FetchedPage {
     pub status: u16,
+    /// The response's header lines named in [`KEPT_HEADER_LINES`], in the order received.
     pub headers: Vec<HeaderLine>,
     pub content_type: Option<String>,
     /// Body bytes read (after transfer decoding, up to the cap).

@@ -914,3 +914,28 @@ fn click_depth_does_not_depend_on_the_order_responses_arrive_in() {
     assert_eq!(depths(false), [Some(0), Some(1), Some(2), Some(3)]);
     assert_eq!(depths(true), [Some(0), Some(1), Some(2), Some(3)]);
 }
+
+#[test]
+fn a_page_keeps_the_header_lines_the_audit_reads_after_its_signals_read_them_all() {
+    let page = CannedResponse {
+        headers: vec![
+            "Content-Type: text/html".to_owned(),
+            "Content-Security-Policy: default-src 'self'".to_owned(),
+            "X-Robots-Tag: noindex".to_owned(),
+            "Set-Cookie: session=1".to_owned(),
+            "Last-Modified: Tue, 02 Jun 2026 10:00:00 GMT".to_owned(),
+        ],
+        body: "<html><head><title>t</title></head><body></body></html>".to_owned(),
+        ..CannedResponse::default()
+    };
+    let site = OfflineSite::default()
+        .with("http://site.test/robots.txt", text(""))
+        .with(ROOT, page)
+        .crawl(config())
+        .unwrap();
+    let fetched = site.resource(&url("/")).unwrap().page().unwrap();
+    let names: Vec<&str> = fetched.headers.iter().map(|h| h.name.as_str()).collect();
+    assert_eq!(names, ["Content-Type", "Last-Modified"]);
+    // Read from every line before the rest were let go.
+    assert_eq!(fetched.signals.robots_headers.len(), 1);
+}
