@@ -118,7 +118,10 @@ async fn header_values_that_are_not_utf8_are_kept_lossily_and_still_read() {
     let url = server.url("/odd");
     let odd = fetched(&site, &url);
     // X-Robots-Tag is read into the signals; WWW-Authenticate is one of the lines a page keeps.
-    assert_eq!(odd.signals.robots_headers[0].value, "noindex, \u{FFFD}\u{FFFD}");
+    assert_eq!(
+        odd.signals.robots_headers[0].value,
+        "noindex, \u{FFFD}\u{FFFD}"
+    );
     let kept = odd
         .headers
         .iter()
@@ -150,7 +153,9 @@ async fn a_hundred_set_cookie_headers_leave_the_page_read() {
     cookies.headers = (0..100)
         .map(|i| format!("Set-Cookie: c{i}=v{i}; Path=/"))
         .collect();
-    cookies.headers.push("Last-Modified: Tue, 02 Jun 2026 10:00:00 GMT".to_owned());
+    cookies
+        .headers
+        .push("Last-Modified: Tue, 02 Jun 2026 10:00:00 GMT".to_owned());
     let (site, server) = crawl_with(home_linking("/cookies").route(cookies), &http()).await;
     let cookies = fetched(&site, &server.url("/cookies"));
     assert_eq!(cookies.status, 200);
