@@ -167,65 +167,52 @@ async fn the_depth_bound_counts_clicks() {
     assert!(!server.requests().contains(&"/3".to_owned()));
 }
 
-#[tokio::test]
-async fn total_concurrency_is_respected() {
-    let mut site = fan(8);
-    for i in 0..8 {
+/// The most requests in flight at once while a crawl with `options` reads a home page and the
+/// `pages` slow pages it links to.
+async fn peak_in_flight(pages: usize, options: &HttpOptions) -> usize {
+    let mut site = fan(pages);
+    for i in 0..pages {
         site = site.route(Route::new(format!("/p{i}")).delay_ms(300));
     }
     let server = serve(site).await;
+    let (site, _) = run(config(server.url("/")), options).await;
+    assert_eq!(site.stats.pages_fetched, pages as u64 + 1);
+    server.peak_in_flight()
+}
+
+#[tokio::test]
+async fn total_concurrency_is_respected() {
     let options = HttpOptions {
         concurrency: 2,
         ..http()
     };
-    let (site, _) = run(config(server.url("/")), &options).await;
-    assert_eq!(site.stats.pages_fetched, 9);
-    assert_eq!(server.peak_in_flight(), 2);
+    assert_eq!(peak_in_flight(8, &options).await, 2);
 }
 
 #[tokio::test]
 async fn the_per_host_limit_is_respected() {
-    let mut site = fan(8);
-    for i in 0..8 {
-        site = site.route(Route::new(format!("/p{i}")).delay_ms(300));
-    }
-    let server = serve(site).await;
     let options = HttpOptions {
         concurrency: 16,
         per_host: Some(3),
         ..http()
     };
-    let (site, _) = run(config(server.url("/")), &options).await;
-    assert_eq!(site.stats.pages_fetched, 9);
-    assert_eq!(server.peak_in_flight(), 3);
-}
-
-/// Slow pages on a loopback server, `concurrency` 12 and no per-host limit given.
-async fn peak_in_flight_on_loopback(pace: Pace) -> usize {
-    let mut site = fan(12);
-    for i in 0..12 {
-        site = site.route(Route::new(format!("/p{i}")).delay_ms(300));
-    }
-    let server = serve(site).await;
-    let options = HttpOptions {
-        concurrency: 12,
-        per_host: None,
-        pace,
-        ..http()
-    };
-    let (site, _) = run(config(server.url("/")), &options).await;
-    assert_eq!(site.stats.pages_fetched, 13);
-    server.peak_in_flight()
+    assert_eq!(peak_in_flight(8, &options).await, 3);
 }
 
 #[tokio::test]
 async fn an_unpaced_host_on_this_machine_gets_the_whole_concurrency_a_paced_one_the_default() {
     // Like the pace, the default per-host cap spares someone else's server; a site served on
     // this machine is held by `concurrency` alone, unless `--rate` paces it too.
-    assert_eq!(peak_in_flight_on_loopback(Pace::DEFAULT).await, 12);
+    let options = |pace| HttpOptions {
+        concurrency: 12,
+        per_host: None,
+        pace,
+        ..http()
+    };
+    assert_eq!(peak_in_flight(12, &options(Pace::DEFAULT)).await, 12);
     let paced = Pace::per_second(1_000.0).unwrap();
     assert_eq!(
-        peak_in_flight_on_loopback(paced).await,
+        peak_in_flight(12, &options(paced)).await,
         crawlgate_crawl::DEFAULT_PER_HOST
     );
 }
