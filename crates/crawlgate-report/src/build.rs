@@ -53,11 +53,32 @@ pub fn build_owned(
     options: &BuildOptions,
 ) -> Report {
     let mut report = build_without_pages(&site, findings, rules, options);
-    report.pages = site
-        .take_resources()
-        .into_iter()
-        .map(|r| page_record(&site, &r))
-        .collect();
+    let (resources, ranks) = site.take_resources_ranked();
+    // Made and dropped in the order the crawl found the URLs (the order their memory was
+    // taken in), then put in URL order.
+    let mut at_rank = vec![0u32; ranks.len()];
+    for (at, &rank) in ranks.iter().enumerate() {
+        if let Some(slot) = at_rank.get_mut(rank as usize) {
+            *slot = u32::try_from(at).unwrap_or(u32::MAX);
+        }
+    }
+    let mut resources: Vec<Option<Resource>> = resources.into_iter().map(Some).collect();
+    let mut pages: Vec<PageRecord> = Vec::with_capacity(resources.len());
+    for &at in &at_rank {
+        if let Some(resource) = resources.get_mut(at as usize).and_then(Option::take) {
+            pages.push(page_record(&site, &resource));
+        }
+    }
+    drop(resources);
+    // `pages[k]` belongs at `at_rank[k]`.
+    for start in 0..pages.len() {
+        while at_rank[start] as usize != start {
+            let to = at_rank[start] as usize;
+            pages.swap(start, to);
+            at_rank.swap(start, to);
+        }
+    }
+    report.pages = pages;
     with_robots_suggestions(report, &site)
 }
 

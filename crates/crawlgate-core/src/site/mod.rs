@@ -65,6 +65,8 @@ pub struct Site {
     pub stats: CrawlStats,
     /// Every known URL, sorted by URL.
     resources: Vec<Resource>,
+    /// Per resource (in `resources` order), its rank in the order the crawl found the URLs.
+    found_rank: Vec<u32>,
     /// Resource by URL: indices into `resources`, hashed by their URL with `index_hasher`, so
     /// that no URL is held twice (foldhash: rules look URLs up many times).
     index: hashbrown::HashTable<usize>,
@@ -91,7 +93,7 @@ impl Site {
             mut resources,
             stats,
         } = parts;
-        sort_by_url(&mut resources);
+        let found_rank = sort_by_url(&mut resources);
         sitemaps.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
         let index_hasher = foldhash::fast::FixedState::default();
         let mut index = hashbrown::HashTable::with_capacity(resources.len());
@@ -117,6 +119,7 @@ impl Site {
             sitemap_cycles,
             stats,
             resources,
+            found_rank,
             index,
             index_hasher,
             robots_lint,
@@ -155,7 +158,16 @@ impl Site {
     /// held at once, which on a large crawl is most of the memory.
     pub fn take_resources(&mut self) -> Vec<Resource> {
         self.index = hashbrown::HashTable::new();
+        self.found_rank = Vec::new();
         std::mem::take(&mut self.resources)
+    }
+
+    /// [`Site::take_resources`], each with its rank in the order the crawl found the URLs
+    /// (resources found together were made together; a consumer dropping them in that order
+    /// gives the allocator back whole blocks of memory instead of scattered pieces).
+    pub fn take_resources_ranked(&mut self) -> (Vec<Resource>, Vec<u32>) {
+        let ranks = std::mem::take(&mut self.found_rank);
+        (self.take_resources(), ranks)
     }
 
     /// Fetched pages and assets with a final (non-redirect) response, sorted by URL.
@@ -321,7 +333,8 @@ pub fn lint_options_for(profiles: &[Profile]) -> LintOptions {
 /// instead, then applied in place one cycle of the permutation at a time: each resource moves
 /// at most twice, and no second vector of resources is ever allocated (at 100,000 URLs that
 /// copy was the largest allocation of the audit).
-fn sort_by_url(resources: &mut [Resource]) {
+/// Sort `resources` by URL in place; the rank each had before, in the new order.
+fn sort_by_url(resources: &mut [Resource]) -> Vec<u32> {
     let mut order: Vec<usize> = (0..resources.len()).collect();
     order.sort_unstable_by(|&a, &b| resources[a].url.as_str().cmp(resources[b].url.as_str()));
     // `order[i]` is the index of the resource that belongs at `i`.
@@ -338,6 +351,11 @@ fn sort_by_url(resources: &mut [Resource]) {
             at = from;
         }
     }
+    // Ranks fit: the crawl's slot numbers are u32.
+    order
+        .into_iter()
+        .map(|rank| u32::try_from(rank).unwrap_or(u32::MAX))
+        .collect()
 }
 
 /// The fields of a [`Site`], as the crawl hands them over.
@@ -824,9 +842,13 @@ mod tests {
         );
         for order in orders {
             let mut resources: Vec<Resource> = order.iter().map(|&n| resource(n)).collect();
-            sort_by_url(&mut resources);
+            let ranks = sort_by_url(&mut resources);
             let depths: Vec<u32> = resources.iter().map(|r| r.depth.unwrap()).collect();
             assert_eq!(depths, (0..500).collect::<Vec<u32>>());
+            // Each resource's rank is where it was before the sort.
+            for (resource, rank) in resources.iter().zip(&ranks) {
+                assert_eq!(u64::from(resource.depth.unwrap()), order[*rank as usize]);
+            }
         }
     }
 
