@@ -420,7 +420,7 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
             Some(page.status),
             None,
             None,
-            page.content_type.clone(),
+            page.content_type().map(str::to_owned),
         ),
         ResourceState::Redirected {
             final_url,

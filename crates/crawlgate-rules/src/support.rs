@@ -129,7 +129,7 @@ pub(crate) fn response_evidence(resource: &Resource) -> Evidence {
             hops, final_url, ..
         } => Evidence::Redirect {
             url,
-            hops: hops.clone(),
+            hops: hops.to_vec(),
             final_url: final_url.to_string(),
         },
         ResourceState::Failed { kind, message, .. } => Evidence::Response {

@@ -14,6 +14,7 @@ use html5ever::{LocalName, local_name};
 use scraper::node::Element;
 use std::borrow::Cow;
 use std::hash::BuildHasher;
+use std::sync::Arc;
 use url::Url;
 
 /// Names of robots meta tags besides `robots`: crawlers that do not say "bot" in their name.
@@ -477,7 +478,7 @@ pub(crate) fn resolve_all(signals: &mut Signals, page_url: &Url, encoding: &'sta
     }
     for canonical in &mut signals.canonicals {
         if matches!(canonical.source, LinkSource::Html { .. }) {
-            canonical.resolved = resolve_annotation(&canonical.href);
+            canonical.resolved = resolve_annotation(&canonical.href).map(Arc::new);
         }
     }
     for alternate in &mut signals.hreflang {

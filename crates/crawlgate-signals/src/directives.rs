@@ -498,7 +498,7 @@ mod tests {
             in_head: true,
         };
         let signals = Signals {
-            meta_robots: vec![tag; 10],
+            meta_robots: crate::thin_vec![tag; 10],
             ..Signals::default()
         };
         let directives =

@@ -6,6 +6,7 @@ use super::link_header::parse_link_header;
 use super::resolve::{resolve, resolve_annotation};
 use super::types::{Canonical, HeaderRule, Hreflang, LinkSource, RobotsHeader, Signals};
 use super::{PageInput, directives};
+use std::sync::Arc;
 
 /// Reads every header line that carries a signal into `signals`.
 pub(crate) fn extract_headers(page: &PageInput<'_>, signals: &mut Signals) {
@@ -191,7 +192,7 @@ fn read_link_header(page: &PageInput<'_>, value: &str, whole_value: &str, signal
         if link.has_rel("canonical") {
             if signals.canonicals.len() < MAX_TAGS {
                 signals.canonicals.push(Canonical {
-                    resolved: resolve_annotation(page.url, &link.target),
+                    resolved: resolve_annotation(page.url, &link.target).map(Arc::new),
                     href: link.target.clone(),
                     source: source(),
                 });

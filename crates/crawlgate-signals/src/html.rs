@@ -98,7 +98,7 @@ fn read_with_html5ever(text: &str, signals: &mut Signals, extent: Extent) -> Opt
         },
         None => Vec::new(),
     };
-    signals.head_break.clone_from(&parsed.head_break);
+    signals.head_break = parsed.head_break.clone().map(Box::new);
     let mut collector = Collector::new(text, signals);
     walk_dom(&parsed, &mut collector);
     if let Some(title) = &parsed.title {

@@ -59,6 +59,8 @@ pub use directives::{
 pub use http::HeaderLine;
 pub use link_header::{LinkValue, parse_link_header};
 pub use profile::Profile;
+/// The list type of [`Signals`]' lists, re-exported so callers can build and match them.
+pub use thin_vec::{ThinVec, thin_vec};
 pub use types::{
     Asset, AssetKind, BodyKind, Canonical, CharsetSource, HeadBreak, HeaderRule, Hreflang, LinkRel,
     LinkSource, MetaRefresh, MetaRobots, NotHtml, PageLink, RobotsHeader, Signals,
@@ -127,7 +129,7 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
             .charset
             .as_deref()
             .is_some_and(|label| label.to_ascii_lowercase().starts_with("utf-16"));
-        signals.not_html = sniff::not_html(page.body, utf16);
+        signals.not_html = sniff::not_html(page.body, utf16).map(Box::new);
     }
     if signals.is_html {
         let mut decoded = decode::decode(page.body, content_type.as_ref());
@@ -253,7 +255,7 @@ mod tests {
         let effective: Vec<&str> = signals
             .effective_canonicals()
             .iter()
-            .filter_map(|c| c.resolved.as_ref().map(Url::as_str))
+            .filter_map(|c| c.resolved.as_deref().map(Url::as_str))
             .collect();
         assert_eq!(effective, ["https://example.com/c"]);
     }

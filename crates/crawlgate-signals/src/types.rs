@@ -2,6 +2,8 @@
 //! and free of parser handles: the DOM is dropped before `extract` returns.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use thin_vec::ThinVec;
 use url::Url;
 
 /// Everything one response says about itself.
@@ -17,28 +19,29 @@ pub struct Signals {
     /// Where [`Signals::charset`] came from.
     pub charset_source: Option<CharsetSource>,
     /// Every `<meta name=… content=…>` whose name is `robots` or a crawler's name, document order.
-    pub meta_robots: Vec<MetaRobots>,
+    pub meta_robots: ThinVec<MetaRobots>,
     /// Every `X-Robots-Tag` and `Robots-Tag` header line, split into rules.
-    pub robots_headers: Vec<RobotsHeader>,
+    pub robots_headers: ThinVec<RobotsHeader>,
     /// Every `<link rel=canonical>` (head or body) and `Link: <…>; rel=canonical` header.
-    pub canonicals: Vec<Canonical>,
+    pub canonicals: ThinVec<Canonical>,
     /// Every `<link rel=alternate hreflang=…>` and `Link` header alternate with `hreflang`.
-    pub hreflang: Vec<Hreflang>,
+    pub hreflang: ThinVec<Hreflang>,
     /// Every distinct `<a href>` (by href and rel), in order of first appearance.
-    pub links: Vec<PageLink>,
+    pub links: ThinVec<PageLink>,
     /// Stylesheets, scripts, images and icons the page references, document order.
-    pub assets: Vec<Asset>,
+    pub assets: ThinVec<Asset>,
     /// The document's title: the text of the first HTML `<title>` (outside templates),
     /// whitespace collapsed, at most [`limits::MAX_TITLE_CHARS`](super::limits::MAX_TITLE_CHARS) characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// The first `<base href>`, as written.
     pub base_href: Option<String>,
-    /// The first `<meta http-equiv=refresh>` (boxed: rare, and large beside the rest).
+    /// The first `<meta http-equiv=refresh>` (boxed, like the rest of the rare parts: a crawl
+    /// keeps every page's signals to its end).
     pub meta_refresh: Option<Box<MetaRefresh>>,
     /// What ended `<head>` early, if something did: an element not allowed in `<head>` (or
     /// text) before `</head>` or `<body>`. Google ignores the rest of the head after it.
-    pub head_break: Option<HeadBreak>,
+    pub head_break: Option<Box<HeadBreak>>,
     /// Whether a cap in [`limits`](super::limits) dropped part of the page's signals.
     pub truncated: bool,
     /// What the body holds instead of HTML, when it is labelled `Content-Type: text/html` but
@@ -46,7 +49,7 @@ pub struct Signals {
     /// Sniffing signatures; `None` for HTML, an empty body, plain text, or any other label).
     /// Read at extraction, since bodies are not kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub not_html: Option<NotHtml>,
+    pub not_html: Option<Box<NotHtml>>,
 }
 
 /// A body labelled `text/html` that is something else, and what gave it away.
@@ -207,7 +210,7 @@ pub enum LinkSource {
         raw: String,
         /// Every attribute other than `rel` and `href` (names lowercase), e.g. `hreflang`,
         /// `lang`, `media`, `type`.
-        extra_attributes: Vec<(String, String)>,
+        extra_attributes: ThinVec<(String, String)>,
     },
     /// An HTTP `Link` header.
     Header {
@@ -256,8 +259,9 @@ pub struct Canonical {
     /// The URL as written.
     pub href: String,
     /// Resolved against `<base href>` then the final URL (headers: against the final URL).
-    /// `None` for an empty or unparseable href.
-    pub resolved: Option<Url>,
+    /// `None` for an empty or unparseable href. Shared: a crawl gives a page's self-canonical
+    /// the page's own URL, so most pages hold their URL once.
+    pub resolved: Option<Arc<Url>>,
     pub source: LinkSource,
 }
 

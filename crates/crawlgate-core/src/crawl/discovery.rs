@@ -10,6 +10,7 @@ use crate::site::{
 };
 use std::borrow::Cow;
 use std::sync::Arc;
+use thin_vec::ThinVec;
 use url::Url;
 
 /// Links kept per URL as evidence samples.
@@ -52,9 +53,9 @@ impl Crawl {
                 state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
                 verdicts: Arc::default(),
                 inbound_links: InboundLinks::default(),
-                references: Vec::new(),
+                references: ThinVec::new(),
                 other_references: 0,
-                listed_in: Vec::new(),
+                listed_in: ThinVec::new(),
             },
             progression: Progression::Unqueued(NotFetchedReason::NotRequested),
         });
@@ -433,7 +434,7 @@ fn insert_listing(resource: &mut Resource, listing: SitemapListing) {
 /// Inserts `item` at `at`; an empty list gets room for exactly one. The crawl keeps these lists
 /// (listings, samples, references) for every known URL, most hold one item, and a first push
 /// would make room for four.
-fn insert_compact<T>(list: &mut Vec<T>, at: usize, item: T) {
+fn insert_compact<T>(list: &mut ThinVec<T>, at: usize, item: T) {
     if list.capacity() == 0 {
         list.reserve_exact(1);
     }
@@ -444,7 +445,7 @@ fn insert_compact<T>(list: &mut Vec<T>, at: usize, item: T) {
 /// order responses arrive in, so evidence is the same on every run. Returns whether a sample
 /// (this one or one kept before) was left out.
 fn keep_first_samples<T>(
-    samples: &mut Vec<T>,
+    samples: &mut ThinVec<T>,
     sample: T,
     cap: usize,
     key: impl Fn(&T) -> (&str, Option<u32>),
@@ -468,7 +469,7 @@ fn sample_slot<T>(
 }
 
 /// Inserts `sample` at `at` and trims to `cap`. Returns whether one was left out.
-fn insert_sample<T>(samples: &mut Vec<T>, at: usize, sample: T, cap: usize) -> bool {
+fn insert_sample<T>(samples: &mut ThinVec<T>, at: usize, sample: T, cap: usize) -> bool {
     insert_compact(samples, at, sample);
     if samples.len() > cap {
         samples.truncate(cap);
@@ -498,8 +499,8 @@ mod sample_tests {
     #[test]
     fn the_samples_kept_do_not_depend_on_arrival_order() {
         let pages = ["/f", "/b", "/d", "/a", "/e", "/c", "/g"];
-        let mut forward = Vec::new();
-        let mut backward = Vec::new();
+        let mut forward = thin_vec::ThinVec::new();
+        let mut backward = thin_vec::ThinVec::new();
         let mut dropped = 0;
         for page in pages {
             dropped += u32::from(keep_first_samples(&mut forward, page, 3, |p| (p, None)));
@@ -507,7 +508,7 @@ mod sample_tests {
         for page in pages.iter().rev() {
             keep_first_samples(&mut backward, *page, 3, |p| (p, None));
         }
-        assert_eq!(forward, ["/a", "/b", "/c"]);
+        assert_eq!(forward.as_slice(), ["/a", "/b", "/c"]);
         assert_eq!(backward, forward);
         assert_eq!(dropped, 4);
     }

@@ -13,6 +13,7 @@ use jiff::Timestamp;
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use thin_vec::ThinVec;
 use url::Url;
 
 /// Prepares responses for [`crate::crawl::Crawl::complete_prepared`]. Cheap to clone; `Send + Sync`.
@@ -165,13 +166,11 @@ impl Preparer {
                         headers: &received.headers,
                         body: &received.body,
                     });
-                    let content_type = received.content_type().map(str::to_owned);
                     ResourceOutcome::Fetched {
                         hops,
                         final_url: received.final_url,
                         page: Box::new(FetchedPage {
                             status: received.status,
-                            content_type,
                             body_len: received.body.len() as u64,
                             body_truncated: received.body_truncated,
                             headers: kept_header_lines(received.headers),
@@ -247,10 +246,13 @@ impl Read for CutAtCap {
 }
 
 /// The lines of `headers` a fetched page keeps ([`KEPT_HEADER_LINES`]), sized to their count.
-fn kept_header_lines(mut headers: Vec<HeaderLine>) -> Vec<HeaderLine> {
-    headers.retain(|line| KEPT_HEADER_LINES.iter().any(|name| line.is(name)));
-    headers.shrink_to_fit();
-    headers
+fn kept_header_lines(headers: Vec<HeaderLine>) -> ThinVec<HeaderLine> {
+    let mut kept: ThinVec<HeaderLine> = headers
+        .into_iter()
+        .filter(|line| KEPT_HEADER_LINES.iter().any(|name| line.is(name)))
+        .collect();
+    kept.shrink_to_fit();
+    kept
 }
 
 #[cfg(test)]

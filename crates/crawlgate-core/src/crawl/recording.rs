@@ -8,6 +8,7 @@ use crate::site::{
 };
 use crate::sitemap::{Entry, SitemapKind};
 use std::sync::Arc;
+use thin_vec::ThinVec;
 use url::Url;
 
 impl Crawl {
@@ -291,9 +292,9 @@ impl Crawl {
                     status: None,
                 });
                 self.slots[index].resource.state = ResourceState::Failed {
-                    hops,
+                    hops: hops.into(),
                     kind: failure,
-                    message,
+                    message: message.into(),
                 };
             }
             prepare::ResourceOutcome::Fetched {
@@ -311,7 +312,7 @@ impl Crawl {
                 } else {
                     let final_status = Some(page.status);
                     self.slots[index].resource.state = ResourceState::Redirected {
-                        hops,
+                        hops: hops.into(),
                         final_url: Box::new(final_url.clone()),
                         final_status,
                     };
@@ -408,8 +409,8 @@ impl Crawl {
                 .iter()
                 .filter_map(|c| {
                     c.resolved
-                        .clone()
-                        .map(|u| (u, ReferenceKind::Canonical, c.source.line()))
+                        .as_deref()
+                        .map(|u| (u.clone(), ReferenceKind::Canonical, c.source.line()))
                 })
                 .chain(page.signals.hreflang.iter().filter_map(|h| {
                     h.resolved
@@ -422,6 +423,13 @@ impl Crawl {
                         .map(|u| (u, ReferenceKind::Redirect, None))
                 }))
                 .collect();
+            // A self-canonical (most pages have one) shares the page's URL rather than hold a
+            // second copy to the end of the crawl.
+            for canonical in &mut page.signals.canonicals {
+                if canonical.resolved.as_deref() == Some(&*url) {
+                    canonical.resolved = Some(Arc::clone(&url));
+                }
+            }
             for (target, kind, line) in references {
                 self.discover_page(
                     &target,
@@ -441,9 +449,9 @@ impl Crawl {
             }
         } else {
             // Dropped, not cleared: a cleared list keeps its room for as long as the page.
-            page.signals.links = Vec::new();
+            page.signals.links = ThinVec::new();
             page.assets_found = u32::try_from(page.signals.assets.len()).unwrap_or(u32::MAX);
-            page.signals.assets = Vec::new();
+            page.signals.assets = ThinVec::new();
         }
         self.slots[index].resource.state = ResourceState::Fetched(Box::new(page));
     }

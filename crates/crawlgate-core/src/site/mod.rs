@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::BuildHasher as _;
 use std::sync::{Arc, OnceLock};
+use thin_vec::ThinVec;
 use url::Url;
 
 /// Everything one audit saw. Built by [`crate::crawl::Crawl::finish`].
@@ -423,10 +424,10 @@ pub struct Resource {
     /// Pages referencing this URL as an asset, canonical, hreflang alternate or redirect target,
     /// and sitemaps naming it as an `xhtml:link` hreflang alternate (`from` is the sitemap URL)
     /// (the first few; `other_references` counts the rest).
-    pub references: Vec<Reference>,
+    pub references: ThinVec<Reference>,
     pub other_references: u32,
     /// Sitemap entries listing this URL.
-    pub listed_in: Vec<SitemapListing>,
+    pub listed_in: ThinVec<SitemapListing>,
 }
 
 impl Resource {
@@ -459,7 +460,7 @@ pub enum ResourceState {
     Fetched(Box<FetchedPage>),
     /// A redirect chain ending at `final_url` (itself a resource when a response came).
     Redirected {
-        hops: Vec<RedirectHop>,
+        hops: ThinVec<RedirectHop>,
         /// Boxed: every known URL has a state, few redirect, and an inline URL would make every
         /// state as large as this one.
         final_url: Box<Url>,
@@ -468,9 +469,9 @@ pub enum ResourceState {
     },
     /// No usable response.
     Failed {
-        hops: Vec<RedirectHop>,
+        hops: ThinVec<RedirectHop>,
         kind: FailureKind,
-        message: String,
+        message: Box<str>,
     },
     /// Known but not fetched, and why.
     NotFetched(NotFetchedReason),
@@ -487,8 +488,7 @@ pub const KEPT_HEADER_LINES: [&str; 3] = ["content-type", "last-modified", "www-
 pub struct FetchedPage {
     pub status: u16,
     /// The response's header lines named in [`KEPT_HEADER_LINES`], in the order received.
-    pub headers: Vec<HeaderLine>,
-    pub content_type: Option<String>,
+    pub headers: ThinVec<HeaderLine>,
     /// Body bytes read (after transfer decoding, up to the cap).
     pub body_len: u64,
     /// The body was cut at the crawler's byte cap.
@@ -507,6 +507,14 @@ pub struct FetchedPage {
 }
 
 impl FetchedPage {
+    /// The first `Content-Type` header line's value, as received.
+    pub fn content_type(&self) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|line| line.is("content-type"))
+            .map(|line| line.value.as_str())
+    }
+
     /// Whether part of the page went unread: the body was cut at the byte bound, or a signal
     /// bound (links, robots tags, attributes on a tag) dropped the rest. What the page lacks
     /// cannot be asserted then (`http/page-read-in-part` says so).
@@ -522,7 +530,7 @@ impl FetchedPage {
             .into_iter()
             .filter_map(|canonical| canonical.resolved.as_ref())
             .find(|target| !same_document(target, url))
-            .cloned()
+            .map(|target| Url::clone(target))
     }
 }
 
@@ -640,7 +648,7 @@ pub struct InboundLinks {
     /// is a directive of the linking page, read from its signals, not counted here.
     pub qualified: u32,
     /// The first few links, for evidence.
-    pub samples: Vec<LinkSample>,
+    pub samples: ThinVec<LinkSample>,
 }
 
 /// One link, for evidence.
@@ -828,9 +836,9 @@ mod tests {
             state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
             verdicts: Arc::default(),
             inbound_links: InboundLinks::default(),
-            references: Vec::new(),
+            references: ThinVec::new(),
             other_references: 0,
-            listed_in: Vec::new(),
+            listed_in: ThinVec::new(),
         };
         // Several cycles of different lengths, fixed points, and the reversed and sorted orders.
         let mut orders: Vec<Vec<u64>> = vec![(0..500).rev().collect(), (0..500).collect()];

@@ -10,6 +10,7 @@
 use crate::http::HeaderLine;
 use crate::signals::{LinkSource, PageInput, PageLink, Signals, extract};
 use std::collections::HashSet;
+use thin_vec::ThinVec;
 use url::Url;
 
 /// Links only present after rendering kept as samples (all are counted).
@@ -133,8 +134,8 @@ impl RenderedPage {
             .collect();
         let raw_links = u32::try_from(raw.links.len()).unwrap_or(u32::MAX);
         let rendered_links = u32::try_from(signals.links.len()).unwrap_or(u32::MAX);
-        signals.links = Vec::new();
-        signals.assets = Vec::new();
+        signals.links = ThinVec::new();
+        signals.assets = ThinVec::new();
         let blocked_count = u32::try_from(capture.blocked.len()).unwrap_or(u32::MAX);
         let mut blocked = capture.blocked;
         blocked.truncate(MAX_BLOCKED_REQUESTS);

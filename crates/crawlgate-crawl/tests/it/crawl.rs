@@ -439,7 +439,7 @@ async fn assets_are_checked_by_their_headers_and_bounded() {
     let ResourceState::Fetched(css) = &resource(&site, &server.url("/s.css")).state else {
         panic!("fetched");
     };
-    assert_eq!(css.content_type.as_deref(), Some("text/css"));
+    assert_eq!(css.content_type(), Some("text/css"));
     assert_eq!(css.body_len, 0, "assets: headers only");
     assert_eq!(site.stats.assets_fetched, 4);
 

@@ -22,7 +22,7 @@ pub(super) fn targets<'a>(page: &Url, signals: &'a Signals) -> Vec<(&'a Canonica
     signals
         .effective_canonicals()
         .into_iter()
-        .filter_map(|canonical| canonical.resolved.as_ref().map(|url| (canonical, url)))
+        .filter_map(|canonical| canonical.resolved.as_deref().map(|url| (canonical, url)))
         .filter(|(_, target)| !same_document(target, page))
         .filter(|(_, target)| seen.insert(normalized_for_compare(target)))
         .collect()
@@ -37,7 +37,7 @@ pub(crate) fn first_elsewhere<'a>(
     signals
         .effective_canonicals()
         .into_iter()
-        .filter_map(|canonical| canonical.resolved.as_ref().map(|url| (canonical, url)))
+        .filter_map(|canonical| canonical.resolved.as_deref().map(|url| (canonical, url)))
         .find(|(_, target)| !same_document(target, page))
 }
 
@@ -46,7 +46,7 @@ pub(super) fn distinct_targets<'a>(canonicals: &[&'a Canonical]) -> Vec<&'a Url>
     let mut seen = BTreeSet::new();
     canonicals
         .iter()
-        .filter_map(|canonical| canonical.resolved.as_ref())
+        .filter_map(|canonical| canonical.resolved.as_deref())
         .filter(|target| seen.insert(normalized_for_compare(target)))
         .collect()
 }

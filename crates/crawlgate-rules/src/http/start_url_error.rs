@@ -176,7 +176,7 @@ pub fn start_unreachable(site: &Site) -> Option<StartUnreachable> {
             hops,
             kind,
             message,
-        }) if hops.is_empty() => (*kind, message.clone()),
+        }) if hops.is_empty() => (*kind, message.to_string()),
         Some(ResourceState::NotFetched(_)) | None => {
             let robots = site.robots_for(&site.start_url)?;
             match &robots.outcome {

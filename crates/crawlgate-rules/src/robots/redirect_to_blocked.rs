@@ -85,7 +85,7 @@ impl Rule for RedirectToBlocked {
                     .evidence(verdict_evidence(site, index, &blocked))
                     .evidence(Evidence::Redirect {
                         url: resource.url.to_string(),
-                        hops: hops.clone(),
+                        hops: hops.to_vec(),
                         final_url: final_url.to_string(),
                     })
                     .evidence_all(

@@ -177,7 +177,7 @@ pub(super) fn not_indexable_evidence(
                 page.signals
                     .effective_canonicals()
                     .into_iter()
-                    .find(|canonical| canonical.resolved.as_ref() == Some(target))
+                    .find(|canonical| canonical.resolved.as_deref() == Some(target))
             })
             .map_or_else(
                 || vec![response_evidence(resource)],

@@ -105,8 +105,8 @@ fn preferred_scheme(site: &Site) -> Option<Preferred> {
         .signals
         .effective_canonicals()
         .into_iter()
-        .find(|c| c.resolved.as_ref().is_some_and(same_host))?;
-    let target = canonical.resolved.as_ref()?;
+        .find(|c| c.resolved.as_deref().is_some_and(same_host))?;
+    let target = canonical.resolved.as_deref()?;
     Some(Preferred {
         scheme: target.scheme().to_owned(),
         host,

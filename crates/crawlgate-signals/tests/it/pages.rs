@@ -150,12 +150,12 @@ fn relative_and_protocol_relative_canonicals_resolve_against_the_final_url() {
     let relative = page("relative-canonical");
     assert_eq!(relative.canonicals[0].href, "../other/page.html?x=1");
     assert_eq!(
-        resolved(relative.canonicals[0].resolved.as_ref()),
+        resolved(relative.canonicals[0].resolved.as_deref()),
         "https://www.example.com/other/page.html?x=1"
     );
     let protocol_relative = page("protocol-relative-canonical");
     assert_eq!(
-        resolved(protocol_relative.canonicals[0].resolved.as_ref()),
+        resolved(protocol_relative.canonicals[0].resolved.as_deref()),
         "https://www.example.com/section/page.html"
     );
 }
@@ -168,7 +168,7 @@ fn base_href_applies_to_every_reference_even_earlier_ones() {
         Some("https://cdn.example.net/root/")
     );
     assert_eq!(
-        resolved(signals.canonicals[0].resolved.as_ref()),
+        resolved(signals.canonicals[0].resolved.as_deref()),
         "https://cdn.example.net/root/page.html"
     );
     assert_eq!(
@@ -192,7 +192,10 @@ fn base_href_applies_to_every_reference_even_earlier_ones() {
 #[test]
 fn fragments_are_kept_for_the_lint() {
     let signals = page("fragment-canonical");
-    let canonical = signals.effective_canonicals()[0].resolved.as_ref().unwrap();
+    let canonical = signals.effective_canonicals()[0]
+        .resolved
+        .as_deref()
+        .unwrap();
     assert_eq!(canonical.fragment(), Some("part-2"));
 }
 
@@ -337,7 +340,7 @@ fn link_headers_give_canonicals_and_hreflang_resolved_against_the_final_url() {
         .iter()
         .map(|c| {
             (
-                resolved(c.resolved.as_ref()),
+                resolved(c.resolved.as_deref()),
                 matches!(c.source, LinkSource::Header { .. }),
             )
         })
@@ -376,7 +379,7 @@ fn non_html_responses_have_header_signals_only() {
     let googlebot = for_bot(&signals, "googlebot");
     assert!(googlebot.is_noindex() && googlebot.is_nofollow());
     assert_eq!(
-        resolved(signals.effective_canonicals()[0].resolved.as_ref()),
+        resolved(signals.effective_canonicals()[0].resolved.as_deref()),
         "https://www.example.com/report.html"
     );
 }
@@ -529,7 +532,7 @@ fn shift_jis_declared_by_meta_or_header() {
         "https://www.example.com/%E6%A4%9C%E7%B4%A2?q=%8C%9F%8D%F5"
     );
     assert_eq!(
-        resolved(signals.effective_canonicals()[0].resolved.as_ref()),
+        resolved(signals.effective_canonicals()[0].resolved.as_deref()),
         "https://www.example.com/%E6%97%A5%E6%9C%AC%E8%AA%9E/"
     );
     assert!(for_bot(&signals, "googlebot").is_nofollow());
@@ -547,7 +550,7 @@ fn utf16_with_bom() {
     let googlebot = for_bot(&signals, "googlebot");
     assert!(googlebot.is_noindex() && googlebot.is_nofollow());
     assert_eq!(
-        resolved(signals.effective_canonicals()[0].resolved.as_ref()),
+        resolved(signals.effective_canonicals()[0].resolved.as_deref()),
         "https://www.example.com/utf16/%C3%A9t%C3%A9"
     );
     assert_eq!(signals.links[0].href, "/été");

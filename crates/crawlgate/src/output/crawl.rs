@@ -158,7 +158,7 @@ fn record<'a>(site: &'a Site, resource: &'a Resource) -> Record<'a> {
             record.state = "fetched";
             record.final_url = Some(resource.url.as_str());
             record.status = Some(page.status);
-            record.content_type = page.content_type.as_deref();
+            record.content_type = page.content_type();
             record.bytes = Some(page.body_len);
             record.truncated = page.body_truncated;
             let profiles = &site.profiles;
