@@ -3,20 +3,13 @@
 // This crate is the one place allowed to print.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod allocator;
 mod commands;
 mod demo;
 mod terminal;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
-
-/// mimalloc, not glibc's malloc: a crawl allocates a page's strings on the thread that fetched
-/// it and frees many on another, and glibc's malloc and free took a fifth of a crawl's
-/// instructions, plus lock waits and 10,000 `mprotect` calls growing its per-thread arenas
-/// (callgrind, strace). With mimalloc a 20,000-page crawl takes about a tenth less CPU and wall
-/// time (BENCHMARKS.md, "Crawler").
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Cross-check a site's robots.txt, sitemaps, meta robots, X-Robots-Tag and canonicals the way
 /// Googlebot reads them.
@@ -67,6 +60,7 @@ pub(crate) mod exit {
 }
 
 fn main() -> ExitCode {
+    allocator::configure();
     // The matches are kept besides the parsed arguments: `audit` asks them which options the
     // command line gave, so that its config file fills in exactly the others.
     let matches = Cli::command().get_matches();

@@ -559,7 +559,7 @@ fn rendered_record(site: &Site, page: &FetchedPage) -> Option<RenderedRecord> {
         RenderOutcome::Failed { reason } => ("failed", Some(reason.clone())),
     };
     let signals_of = |signals: &Signals, links: u32| PageSignals {
-        title: signals.title.clone(),
+        title: signals.title.as_deref().map(str::to_owned),
         canonical: signals
             .effective_canonicals()
             .into_iter()

@@ -90,12 +90,12 @@ pub(crate) fn directives_evidence_up_to(
 /// A canonical declaration, as evidence.
 pub(crate) fn canonical_evidence(page: &Url, canonical: &Canonical) -> Evidence {
     let (via, line, raw) = match &canonical.source {
-        LinkSource::Html { line, raw, .. } => ("html", *line, raw.clone()),
+        LinkSource::Html { line, raw, .. } => ("html", *line, raw.to_string()),
         LinkSource::Header { value } => ("header", None, format!("Link: {value}")),
     };
     Evidence::Canonical {
         url: page.to_string(),
-        href: canonical.href.clone(),
+        href: canonical.href.to_string(),
         via: via.to_owned(),
         line,
         raw,
@@ -159,7 +159,7 @@ pub(crate) fn link_evidence(sample: &LinkSample, to: &Url) -> Evidence {
     Evidence::Link {
         from: sample.from.to_string(),
         to: to.to_string(),
-        line: sample.line,
+        line: sample.line.map(u32::from),
         rel: sample.rel.tokens(),
     }
 }

@@ -199,7 +199,7 @@ impl<'s, 't> Collector<'s, 't> {
             title.extend(word.chars().take(room));
             kept += word.chars().count().min(room) + 1;
         }
-        self.signals.title = Some(title);
+        self.signals.title = Some(title.into());
     }
 
     pub(crate) fn element(&mut self, place: &Placement<'t>, element: &impl TagAttributes) {
@@ -232,7 +232,7 @@ impl<'s, 't> Collector<'s, 't> {
                 if self.signals.base_href.is_none()
                     && let Some(href) = element.attr("href")
                 {
-                    self.signals.base_href = Some(href.to_owned());
+                    self.signals.base_href = Some(href.into());
                 }
             }
         }
@@ -346,7 +346,7 @@ impl<'s, 't> Collector<'s, 't> {
             return;
         }
         self.signals.canonicals.push(Canonical {
-            href: href.to_owned(),
+            href: href.into(),
             resolved: None,
             source,
         });
@@ -380,7 +380,7 @@ impl<'s, 't> Collector<'s, 't> {
         LinkSource::Html {
             line,
             in_head: place.in_head,
-            raw,
+            raw: raw.into(),
             extra_attributes,
         }
     }

@@ -193,7 +193,7 @@ fn read_link_header(page: &PageInput<'_>, value: &str, whole_value: &str, signal
             if signals.canonicals.len() < MAX_TAGS {
                 signals.canonicals.push(Canonical {
                     resolved: resolve_annotation(page.url, &link.target).map(Arc::new),
-                    href: link.target.clone(),
+                    href: link.target.as_str().into(),
                     source: source(),
                 });
             } else {

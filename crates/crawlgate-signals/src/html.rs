@@ -651,7 +651,7 @@ mod tests {
         let LinkSource::Html { raw, .. } = &signals.canonicals[0].source else {
             panic!("an HTML canonical");
         };
-        assert_eq!(raw, "<link rel=canonical href=/c>");
+        assert_eq!(&**raw, "<link rel=canonical href=/c>");
         assert_eq!(
             signals.meta_robots[0].raw,
             "<meta name=robots content=noindex>"

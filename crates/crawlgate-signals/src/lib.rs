@@ -120,7 +120,7 @@ pub mod limits {
 pub fn extract(page: &PageInput<'_>) -> Signals {
     let content_type = decode::content_type(page.headers);
     let mut signals = Signals {
-        content_type: content_type.as_ref().map(|ct| ct.essence.clone()),
+        content_type: content_type.as_ref().map(|ct| ct.essence.as_str().into()),
         is_html: decode::is_html(content_type.as_ref(), page.body),
         ..Signals::default()
     };
@@ -146,7 +146,7 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
                 html::extract_html(&decoded.text, decoded.encoding, page.url, &mut signals);
             }
         }
-        signals.charset = Some(decoded.encoding.name().to_owned());
+        signals.charset = Some(decoded.encoding.name().into());
         signals.charset_source = Some(decoded.source);
     }
     headers::extract_headers(page, &mut signals);
@@ -164,9 +164,6 @@ impl Signals {
         self.robots_headers.shrink_to_fit();
         self.canonicals.shrink_to_fit();
         self.hreflang.shrink_to_fit();
-        for text in [&mut self.title, &mut self.base_href].into_iter().flatten() {
-            text.shrink_to_fit();
-        }
     }
 
     /// The canonicals a search engine would consider: `<link rel=canonical>` inside `<head>` and

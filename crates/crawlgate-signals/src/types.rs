@@ -13,9 +13,9 @@ pub struct Signals {
     /// `Content-Type` and a body that sniffs as HTML).
     pub is_html: bool,
     /// The `Content-Type` media type, lowercase, without parameters.
-    pub content_type: Option<String>,
+    pub content_type: Option<Box<str>>,
     /// The encoding the HTML was decoded with (`encoding_rs` name, e.g. `UTF-8`, `Shift_JIS`).
-    pub charset: Option<String>,
+    pub charset: Option<Box<str>>,
     /// Where [`Signals::charset`] came from.
     pub charset_source: Option<CharsetSource>,
     /// Every `<meta name=… content=…>` whose name is `robots` or a crawler's name, document order.
@@ -33,9 +33,9 @@ pub struct Signals {
     /// The document's title: the text of the first HTML `<title>` (outside templates),
     /// whitespace collapsed, at most [`limits::MAX_TITLE_CHARS`](super::limits::MAX_TITLE_CHARS) characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
+    pub title: Option<Box<str>>,
     /// The first `<base href>`, as written.
-    pub base_href: Option<String>,
+    pub base_href: Option<Box<str>>,
     /// The first `<meta http-equiv=refresh>` (boxed, like the rest of the rare parts: a crawl
     /// keeps every page's signals to its end).
     pub meta_refresh: Option<Box<MetaRefresh>>,
@@ -207,7 +207,7 @@ pub enum LinkSource {
         /// Whether the DOM puts it inside `<head>` (Google ignores canonicals in `<body>`).
         in_head: bool,
         /// The tag as written in the source.
-        raw: String,
+        raw: Box<str>,
         /// Every attribute other than `rel` and `href` (names lowercase), e.g. `hreflang`,
         /// `lang`, `media`, `type`.
         extra_attributes: ThinVec<(String, String)>,
@@ -257,7 +257,7 @@ pub(crate) const CANONICAL_IGNORED_ATTRIBUTES: [&str; 4] = ["hreflang", "lang", 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Canonical {
     /// The URL as written.
-    pub href: String,
+    pub href: Box<str>,
     /// Resolved against `<base href>` then the final URL (headers: against the final URL).
     /// `None` for an empty or unparseable href. Shared: a crawl gives a page's self-canonical
     /// the page's own URL, so most pages hold their URL once.

@@ -9,6 +9,7 @@ use crate::site::{
     SitemapState,
 };
 use std::borrow::Cow;
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use thin_vec::ThinVec;
 use url::Url;
@@ -221,6 +222,7 @@ impl Crawl {
         from: &Arc<Url>,
         line: Option<u32>,
     ) {
+        let line = line.and_then(NonZeroU32::new);
         let Some(url) = crawlable(url) else { return };
         let Some((index, new)) = self.slot_for(&url, ResourceKind::Asset(kind)) else {
             return;
@@ -388,6 +390,7 @@ fn count_link(
     rel: LinkRel,
     occurrences: u32,
 ) {
+    let line = line.and_then(NonZeroU32::new);
     if rel.is_qualified() {
         links.qualified = links.qualified.saturating_add(occurrences);
     } else {
@@ -448,7 +451,7 @@ fn keep_first_samples<T>(
     samples: &mut ThinVec<T>,
     sample: T,
     cap: usize,
-    key: impl Fn(&T) -> (&str, Option<u32>),
+    key: impl Fn(&T) -> (&str, Option<NonZeroU32>),
 ) -> bool {
     match sample_slot(samples, key(&sample), cap, key) {
         Some(at) => insert_sample(samples, at, sample, cap),
@@ -460,9 +463,9 @@ fn keep_first_samples<T>(
 /// cap. Lets a caller build a sample only when it is kept (see [`keep_first_samples`]).
 fn sample_slot<T>(
     samples: &[T],
-    new_key: (&str, Option<u32>),
+    new_key: (&str, Option<NonZeroU32>),
     cap: usize,
-    key: impl Fn(&T) -> (&str, Option<u32>),
+    key: impl Fn(&T) -> (&str, Option<NonZeroU32>),
 ) -> Option<usize> {
     let at = samples.partition_point(|kept| key(kept) <= new_key);
     (at < cap).then_some(at)

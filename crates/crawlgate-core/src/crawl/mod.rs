@@ -554,6 +554,15 @@ impl Crawl {
             Some(_) => NotFetchedReason::Interrupted,
             None => NotFetchedReason::PageBound,
         };
+        // The crawl's own indexes and queues go first: the site builds its index and order next,
+        // and on a large crawl both together were the peak of the audit.
+        drop(self.slot_index);
+        drop(self.link_queue);
+        drop(self.links_without_depth);
+        drop(self.asset_queue);
+        drop(self.seed_queue);
+        drop(self.in_flight);
+        drop(self.sitemap_index);
         let profiles = self.config.profiles.clone();
         let mut verdicts = VerdictCache::new(&self.robots, &profiles);
         // Mapped in place: the slots' buffer becomes the resources' (no second copy of every

@@ -7,6 +7,7 @@ use crate::site::{
     RobotsFile, SitemapCycle, SitemapListing, SitemapSource, SitemapState,
 };
 use crate::sitemap::{Entry, SitemapKind};
+use std::num::NonZeroU32;
 use std::sync::Arc;
 use thin_vec::ThinVec;
 use url::Url;
@@ -246,7 +247,7 @@ impl Crawl {
                 Via::Reference(Reference {
                     from: Arc::clone(sitemap_url),
                     kind: ReferenceKind::Hreflang,
-                    line: Some(line),
+                    line: NonZeroU32::new(line),
                 }),
             );
         }
@@ -436,7 +437,7 @@ impl Crawl {
                     Via::Reference(Reference {
                         from: Arc::clone(&url),
                         kind,
-                        line,
+                        line: line.and_then(NonZeroU32::new),
                     }),
                 );
             }

@@ -32,6 +32,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::BuildHasher as _;
+use std::num::NonZeroU32;
 use std::sync::{Arc, OnceLock};
 use thin_vec::ThinVec;
 use url::Url;
@@ -69,8 +70,9 @@ pub struct Site {
     /// Per resource (in `resources` order), its rank in the order the crawl found the URLs.
     found_rank: Vec<u32>,
     /// Resource by URL: indices into `resources`, hashed by their URL with `index_hasher`, so
-    /// that no URL is held twice (foldhash: rules look URLs up many times).
-    index: hashbrown::HashTable<usize>,
+    /// that no URL is held twice (foldhash: rules look URLs up many times). `u32`, as the
+    /// crawl's slot numbers: half the table of a `usize`.
+    index: hashbrown::HashTable<u32>,
     index_hasher: foldhash::fast::FixedState,
     /// The lint issues of each origin's robots.txt, computed on first use (several rules read
     /// them; the lint runs once per file).
@@ -98,9 +100,9 @@ impl Site {
         sitemaps.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
         let index_hasher = foldhash::fast::FixedState::default();
         let mut index = hashbrown::HashTable::with_capacity(resources.len());
-        for (at, resource) in resources.iter().enumerate() {
+        for (at, resource) in (0..).zip(&resources) {
             let hash = index_hasher.hash_one(resource.url.as_str());
-            let rehash = |&i: &usize| index_hasher.hash_one(resources[i].url.as_str());
+            let rehash = |&i: &u32| index_hasher.hash_one(resources[i as usize].url.as_str());
             index.insert_unique(hash, at, rehash);
         }
         let robots_lint = robots
@@ -194,13 +196,12 @@ impl Site {
     /// page at `url`.
     pub fn set_rendered(&mut self, url: &Url, rendered: RenderedPage) -> bool {
         let hash = self.index_hasher.hash_one(url.as_str());
-        let Some(&at) = self
-            .index
-            .find(hash, |&i| self.resources[i].url.as_str() == url.as_str())
-        else {
+        let Some(&at) = self.index.find(hash, |&i| {
+            self.resources[i as usize].url.as_str() == url.as_str()
+        }) else {
             return false;
         };
-        match &mut self.resources[at].state {
+        match &mut self.resources[at as usize].state {
             ResourceState::Fetched(page) => {
                 page.rendered = Some(Box::new(rendered));
                 self.stats.pages_rendered += 1;
@@ -226,8 +227,8 @@ impl Site {
     pub fn resource_str(&self, url: &str) -> Option<&Resource> {
         let hash = self.index_hasher.hash_one(url);
         self.index
-            .find(hash, |&i| self.resources[i].url.as_str() == url)
-            .map(|&i| &self.resources[i])
+            .find(hash, |&i| self.resources[i as usize].url.as_str() == url)
+            .map(|&i| &self.resources[i as usize])
     }
 
     /// The robots.txt governing `url` (same scheme, host and port), if it was fetched.
@@ -336,15 +337,21 @@ pub fn lint_options_for(profiles: &[Profile]) -> LintOptions {
 /// copy was the largest allocation of the audit).
 /// Sort `resources` by URL in place; the rank each had before, in the new order.
 fn sort_by_url(resources: &mut [Resource]) -> Vec<u32> {
-    let mut order: Vec<usize> = (0..resources.len()).collect();
-    order.sort_unstable_by(|&a, &b| resources[a].url.as_str().cmp(resources[b].url.as_str()));
+    // Positions fit: the crawl's slot numbers are u32.
+    let mut order: Vec<u32> = (0..).take(resources.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        resources[a as usize]
+            .url
+            .as_str()
+            .cmp(resources[b as usize].url.as_str())
+    });
     // `order[i]` is the index of the resource that belongs at `i`.
     let mut placed = vec![false; resources.len()];
     for start in 0..resources.len() {
         let mut at = start;
         while !placed[at] {
             placed[at] = true;
-            let from = order[at];
+            let from = order[at] as usize;
             if from == start {
                 break;
             }
@@ -352,11 +359,7 @@ fn sort_by_url(resources: &mut [Resource]) -> Vec<u32> {
             at = from;
         }
     }
-    // Ranks fit: the crawl's slot numbers are u32.
     order
-        .into_iter()
-        .map(|rank| u32::try_from(rank).unwrap_or(u32::MAX))
-        .collect()
 }
 
 /// The fields of a [`Site`], as the crawl hands them over.
@@ -656,7 +659,8 @@ pub struct InboundLinks {
 pub struct LinkSample {
     /// The linking page; shared by all the samples it gives (one copy of a URL per page).
     pub from: Arc<Url>,
-    pub line: Option<u32>,
+    /// 1-based (`NonZeroU32`: a sample is two words, and a crawl keeps a few per URL).
+    pub line: Option<NonZeroU32>,
     pub rel: LinkRel,
 }
 
@@ -666,7 +670,8 @@ pub struct Reference {
     /// The referring page (or sitemap); shared by all the references it makes.
     pub from: Arc<Url>,
     pub kind: ReferenceKind,
-    pub line: Option<u32>,
+    /// 1-based, like [`LinkSample::line`].
+    pub line: Option<NonZeroU32>,
 }
 
 /// What kind of reference.

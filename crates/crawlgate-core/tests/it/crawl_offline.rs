@@ -555,7 +555,7 @@ fn sitemap_hreflang_alternates_are_fetched_as_hreflang_references() {
     let de = site.resource(&url("/de/")).unwrap();
     assert_eq!(de.references[0].kind, ReferenceKind::Hreflang);
     assert_eq!(*de.references[0].from, url("/sitemap.xml"));
-    assert_eq!(de.references[0].line, Some(6));
+    assert_eq!(de.references[0].line.map(u32::from), Some(6));
     // Another host's alternate is recorded (its verdict is evidence), not fetched.
     let fr = Url::parse("http://other.test/fr/").unwrap();
     assert!(matches!(

@@ -108,7 +108,7 @@ fn quoted(which: &str, page: &Url, targets: &[(&Url, &Canonical)]) -> Vec<Eviden
         .take(crate::support::MAX_SOURCES_QUOTED)
         .map(|(url, canonical)| {
             let quote = match &canonical.source {
-                LinkSource::Html { raw, .. } => raw.clone(),
+                LinkSource::Html { raw, .. } => raw.to_string(),
                 LinkSource::Header { value } => format!("Link: {value}"),
             };
             let line = match (&canonical.source, which == RAW) {

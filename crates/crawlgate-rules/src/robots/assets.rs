@@ -121,7 +121,7 @@ pub(crate) fn blocked_asset_report(site: &Site, blocked: &BlockedAsset<'_>) -> O
                 page: reference.from.to_string(),
                 asset: blocked.asset.url.to_string(),
                 asset_kind: blocked.kind.as_str().to_owned(),
-                line: reference.line,
+                line: reference.line.map(u32::from),
             })),
     )
 }

@@ -7,11 +7,11 @@ use crawlgate_core::robots::{Directive, Rule};
 use crawlgate_core::site::{origin_of, path_and_query};
 use memchr::memmem;
 
-/// Sorted, distinct paths, also joined into one text so a rule's literal piece is found in all
-/// of them with one substring search.
+/// Sorted, distinct paths, joined into one text: a rule's literal prefix is found by binary
+/// search, a literal piece in all of them with one substring search. One text, not a `String`
+/// per path: an origin's paths are every URL the audit knows.
 pub(crate) struct KnownPaths {
-    sorted: Vec<String>,
-    /// The paths joined with `\n` (which no path contains), in `sorted` order.
+    /// The paths joined with `\n` (which no path contains), sorted.
     joined: String,
     /// Where each path starts in `joined`.
     starts: Vec<usize>,
@@ -26,30 +26,36 @@ impl KnownPaths {
             resources
                 .chain(sitemaps)
                 .filter(|url| origin_of(url) == origin)
-                .map(|url| path_and_query(url).to_owned())
+                .map(path_and_query)
                 .collect(),
         )
     }
 
-    pub(crate) fn new(mut sorted: Vec<String>) -> Self {
+    pub(crate) fn new(mut sorted: Vec<&str>) -> Self {
         sorted.sort_unstable();
         sorted.dedup();
         let mut joined = String::with_capacity(sorted.iter().map(|p| p.len() + 1).sum());
         let mut starts = Vec::with_capacity(sorted.len());
-        for path in &sorted {
+        for path in sorted {
             starts.push(joined.len());
             joined.push_str(path);
             joined.push('\n');
         }
-        Self {
-            sorted,
-            joined,
-            starts,
-        }
+        Self { joined, starts }
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.sorted.len()
+        self.starts.len()
+    }
+
+    /// The path at `index` in sorted order.
+    fn path(&self, index: usize) -> Option<&str> {
+        self.starts.get(index).map(|&at| self.path_at(at))
+    }
+
+    /// The paths in sorted order, from `index` on.
+    fn paths_from(&self, index: usize) -> impl Iterator<Item = &str> {
+        (index..self.len()).map_while(|at| self.path(at))
     }
 
     /// Whether `rule` matches one of the paths; `None` when `budget` (pattern tests left) runs
@@ -61,12 +67,9 @@ impl KnownPaths {
         if piece.len() > prefix.len() {
             return self.any_match_containing(rule, piece, budget);
         }
-        let start = self.sorted.partition_point(|path| path.as_str() < prefix);
+        let start = self.starts.partition_point(|&at| self.path_at(at) < prefix);
         let candidates = self
-            .sorted
-            .get(start..)
-            .unwrap_or_default()
-            .iter()
+            .paths_from(start)
             .take_while(|path| path.starts_with(prefix));
         for path in candidates {
             *budget = budget.checked_sub(1)?;
@@ -75,6 +78,12 @@ impl KnownPaths {
             }
         }
         Some(false)
+    }
+
+    /// The path starting at byte `at` of `joined`.
+    fn path_at(&self, at: usize) -> &str {
+        let rest = self.joined.get(at..).unwrap_or_default();
+        rest.split_once('\n').map_or(rest, |(path, _)| path)
     }
 
     fn any_match_containing(&self, rule: &Rule, piece: &str, budget: &mut usize) -> Option<bool> {
@@ -88,7 +97,7 @@ impl KnownPaths {
                 .starts
                 .partition_point(|&start| start <= at)
                 .checked_sub(1)?;
-            let path = self.sorted.get(index)?;
+            let path = self.path(index)?;
             *budget = budget.checked_sub(1)?;
             if rule.matches(path) {
                 return Some(true);
@@ -185,9 +194,7 @@ mod tests {
                 "/t/1/about",
                 "/t/2/aboutus",
             ]
-            .iter()
-            .map(|p| (*p).to_owned())
-            .collect(),
+            .to_vec(),
         );
         let lines = [
             "Disallow: /b/",
@@ -205,7 +212,7 @@ mod tests {
         ];
         for line in lines {
             with_rule(line, |rule| {
-                let expected = known.sorted.iter().any(|path| rule.matches(path));
+                let expected = known.paths_from(0).any(|path| rule.matches(path));
                 let mut budget = usize::MAX;
                 assert_eq!(known.any_match(rule, &mut budget), Some(expected), "{line}");
             });
@@ -214,7 +221,8 @@ mod tests {
 
     #[test]
     fn matching_stops_when_the_budget_of_pattern_tests_runs_out() {
-        let known = KnownPaths::new((0..10).map(|i| format!("/p{i}")).collect());
+        let paths: Vec<String> = (0..10).map(|i| format!("/p{i}")).collect();
+        let known = KnownPaths::new(paths.iter().map(String::as_str).collect());
         with_rule("Disallow: /p*.pdf", |rule| {
             let mut budget = 10;
             assert_eq!(known.any_match(rule, &mut budget), Some(false));

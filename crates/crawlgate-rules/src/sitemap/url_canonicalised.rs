@@ -53,7 +53,7 @@ impl Rule for UrlCanonicalised {
             let target = canonical
                 .resolved
                 .as_ref()
-                .map_or_else(|| canonical.href.clone(), ToString::to_string);
+                .map_or_else(|| canonical.href.to_string(), ToString::to_string);
             out.report(
                 Occurrence::new(
                     resource.url.as_str(),

@@ -210,7 +210,7 @@ fn crawlgate_placement(signals: &Signals, marker: &str) -> Placement {
         .meta_robots
         .iter()
         .filter(|meta| meta.content == marker);
-    let links = signals.canonicals.iter().filter(|c| c.href == marker);
+    let links = signals.canonicals.iter().filter(|c| &*c.href == marker);
     let metas_in_head = metas.clone().filter(|meta| meta.in_head).count();
     let links_in_head = links.clone().filter(|c| c.source.is_effective()).count();
     (

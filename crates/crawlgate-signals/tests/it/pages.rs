@@ -148,7 +148,7 @@ fn a_link_between_head_and_body_goes_back_into_head() {
 #[test]
 fn relative_and_protocol_relative_canonicals_resolve_against_the_final_url() {
     let relative = page("relative-canonical");
-    assert_eq!(relative.canonicals[0].href, "../other/page.html?x=1");
+    assert_eq!(&*relative.canonicals[0].href, "../other/page.html?x=1");
     assert_eq!(
         resolved(relative.canonicals[0].resolved.as_deref()),
         "https://www.example.com/other/page.html?x=1"
@@ -204,7 +204,7 @@ fn empty_invalid_and_disqualified_canonicals() {
     let signals = page("empty-canonical");
     assert_eq!(signals.canonicals.len(), 4);
     assert_eq!(signals.canonicals[0].resolved, None, "empty href");
-    assert_eq!(signals.canonicals[1].href, "", "missing href");
+    assert_eq!(&*signals.canonicals[1].href, "", "missing href");
     assert_eq!(signals.canonicals[1].resolved, None);
     assert_eq!(signals.canonicals[2].resolved, None, "unparseable href");
     assert_eq!(
@@ -634,7 +634,7 @@ fn a_tag_flooded_with_attributes_is_read_to_the_cap_in_linear_time() {
         assert!(signals.truncated, "{head_extra}");
         assert!(for_bot(&signals, "googlebot").is_noindex(), "{head_extra}");
         assert_eq!(signals.canonicals.len(), 1, "{head_extra}");
-        assert_eq!(signals.canonicals[0].href, "/canonical", "{head_extra}");
+        assert_eq!(&*signals.canonicals[0].href, "/canonical", "{head_extra}");
     }
 }
 

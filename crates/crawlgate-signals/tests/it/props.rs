@@ -237,6 +237,6 @@ fn a_flood_of_nested_elements_builds_a_bounded_tree() {
         body: page.as_bytes(),
     });
     assert!(signals.truncated);
-    let canonicals: Vec<&str> = signals.canonicals.iter().map(|c| c.href.as_str()).collect();
+    let canonicals: Vec<&str> = signals.canonicals.iter().map(|c| &*c.href).collect();
     assert_eq!(canonicals, ["/kept"]);
 }

@@ -191,7 +191,7 @@ fn python_docs_declare_a_file_canonical_and_sphinx_assets() {
     assert_eq!(*line, Some(32));
     assert!(*in_head);
     assert_eq!(
-        raw,
+        &**raw,
         r#"<link rel="canonical" href="file:///usr/share/doc/python3.11/html/library/functions.html" />"#
     );
 

@@ -230,12 +230,12 @@ fn sources(resource: &Resource) -> Vec<SourceRecord<'_>> {
                 ReferenceKind::Redirect => "redirect",
             },
             from: r.from.as_str(),
-            line: r.line,
+            line: r.line.map(u32::from),
         });
     let links = resource.inbound_links.samples.iter().map(|l| SourceRecord {
         via: "link",
         from: l.from.as_str(),
-        line: l.line,
+        line: l.line.map(u32::from),
     });
     let sitemaps = resource.listed_in.iter().map(|s| SourceRecord {
         via: "sitemap",
