@@ -939,3 +939,32 @@ fn a_page_keeps_the_header_lines_the_audit_reads_after_its_signals_read_them_all
     // Read from every line before the rest were let go.
     assert_eq!(fetched.signals.robots_headers.len(), 1);
 }
+
+#[test]
+fn a_self_canonical_shares_its_pages_url_and_another_keeps_its_own() {
+    let site = OfflineSite::default()
+        .with(
+            ROOT,
+            html(r#"<html><head><link rel="canonical" href="/"></head><body><a href="/a">a</a></body></html>"#),
+        )
+        .with(
+            "http://site.test/a",
+            html(r#"<html><head><link rel="canonical" href="/"></head></html>"#),
+        )
+        .crawl(config())
+        .unwrap();
+    let canonical_of = |path: &str| {
+        let resource = site.resource(&url(path)).unwrap();
+        let page = resource.page().expect("fetched");
+        let resolved = page.signals.canonicals[0].resolved.clone().unwrap();
+        (std::sync::Arc::clone(&resource.url), resolved)
+    };
+    let (home, home_canonical) = canonical_of("/");
+    assert!(
+        std::sync::Arc::ptr_eq(&home, &home_canonical),
+        "one copy of the URL"
+    );
+    let (a, a_canonical) = canonical_of("/a");
+    assert_eq!(*a_canonical, url("/"));
+    assert!(!std::sync::Arc::ptr_eq(&a, &a_canonical));
+}
