@@ -531,9 +531,8 @@ fn alternates(page: &FetchedPage) -> (Vec<Alternate>, bool) {
 /// The page's `Last-Modified` header as a W3C datetime, when it sent a valid one.
 fn last_modified(page: &FetchedPage) -> Option<String> {
     page.headers
-        .iter()
-        .find(|h| h.is("last-modified"))
-        .and_then(|h| crate::sitemap_gen::last_modified_w3c(&h.value))
+        .first("last-modified")
+        .and_then(crate::sitemap_gen::last_modified_w3c)
 }
 
 /// The sitemaps listing `resource`, sorted, each once.

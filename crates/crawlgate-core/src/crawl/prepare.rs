@@ -3,17 +3,14 @@
 
 use crate::crawl::{CrawlConfig, Request, RequestKind, Response};
 use crate::finding::RedirectHop;
-use crate::signals::{HeaderLine, PageInput, extract};
-use crate::site::{
-    FailureKind, FetchedPage, KEPT_HEADER_LINES, RobotsFile, SitemapState, origin_of,
-};
+use crate::signals::{PageInput, extract};
+use crate::site::{FailureKind, FetchedPage, KeptHeaders, RobotsFile, SitemapState, origin_of};
 use crate::sitemap::{self, SitemapOptions};
 use crate::sitemap::{Entry, SitemapKind};
 use jiff::Timestamp;
 use std::io::Read;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use thin_vec::ThinVec;
 use url::Url;
 
 /// Prepares responses for [`crate::crawl::Crawl::complete_prepared`]. Cheap to clone; `Send + Sync`.
@@ -173,7 +170,7 @@ impl Preparer {
                             status: received.status,
                             body_len: received.body.len() as u64,
                             body_truncated: received.body_truncated,
-                            headers: kept_header_lines(received.headers),
+                            headers: KeptHeaders::keep(&received.headers),
                             signals,
                             internal_outlinks: 0,
                             assets_found: 0,
@@ -243,16 +240,6 @@ impl Read for CutAtCap {
             self.0
         )))
     }
-}
-
-/// The lines of `headers` a fetched page keeps ([`KEPT_HEADER_LINES`]), sized to their count.
-fn kept_header_lines(headers: Vec<HeaderLine>) -> ThinVec<HeaderLine> {
-    let mut kept: ThinVec<HeaderLine> = headers
-        .into_iter()
-        .filter(|line| KEPT_HEADER_LINES.iter().any(|name| line.is(name)))
-        .collect();
-    kept.shrink_to_fit();
-    kept
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 mod environment;
 pub mod fetch;
+mod kept_headers;
 pub mod rendered;
 pub mod robots_file;
 mod sitemap_file;
@@ -17,6 +18,7 @@ pub use environment::{
     DEFAULT_NON_PRODUCTION_HOSTS, Environment, EnvironmentSettings, HostPattern,
 };
 pub use fetch::{FailureKind, Received};
+pub use kept_headers::{KEPT_HEADER_LINES, KeptHeader, KeptHeaders};
 pub use rendered::{BlockedRequest, RenderCapture, RenderOutcome, RenderedPage};
 pub use robots_file::{RobotsEffect, RobotsFile, RobotsOverride};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
@@ -24,7 +26,6 @@ pub use verdict::{UrlVerdict, VerdictCache, origin_of, path_and_query, robots_ur
 
 use crate::crawl::CrawlMode;
 use crate::finding::RedirectHop;
-use crate::http::HeaderLine;
 use crate::robots::Issue;
 use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
@@ -480,18 +481,12 @@ pub enum ResourceState {
     NotFetched(NotFetchedReason),
 }
 
-/// The header lines a [`FetchedPage`] keeps, by name: those the rules and the report read. The
-/// page's signals are read from every line first (`X-Robots-Tag`, `Link`, `Content-Type`), and
-/// the crawl store keeps every line; the rest (`Content-Security-Policy`, `Set-Cookie`, caching)
-/// would cost memory on every page of a large crawl for no finding.
-pub const KEPT_HEADER_LINES: [&str; 3] = ["content-type", "last-modified", "www-authenticate"];
-
 /// A final response and the page's signals.
 #[derive(Debug, Clone)]
 pub struct FetchedPage {
     pub status: u16,
     /// The response's header lines named in [`KEPT_HEADER_LINES`], in the order received.
-    pub headers: ThinVec<HeaderLine>,
+    pub headers: KeptHeaders,
     /// Body bytes read (after transfer decoding, up to the cap).
     pub body_len: u64,
     /// The body was cut at the crawler's byte cap.
@@ -512,10 +507,7 @@ pub struct FetchedPage {
 impl FetchedPage {
     /// The first `Content-Type` header line's value, as received.
     pub fn content_type(&self) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|line| line.is("content-type"))
-            .map(|line| line.value.as_str())
+        self.headers.first("content-type")
     }
 
     /// Whether part of the page went unread: the body was cut at the byte bound, or a signal

@@ -934,7 +934,7 @@ fn a_page_keeps_the_header_lines_the_audit_reads_after_its_signals_read_them_all
         .crawl(config())
         .unwrap();
     let fetched = site.resource(&url("/")).unwrap().page().unwrap();
-    let names: Vec<&str> = fetched.headers.iter().map(|h| h.name.as_str()).collect();
+    let names: Vec<&str> = fetched.headers.iter().map(|h| h.name).collect();
     assert_eq!(names, ["Content-Type", "Last-Modified"]);
     // Read from every line before the rest were let go.
     assert_eq!(fetched.signals.robots_headers.len(), 1);

@@ -68,8 +68,8 @@ impl Rule for NotHtml {
                 )
                 .evidence(Evidence::HttpHeader {
                     url: resource.url.to_string(),
-                    name: label.name.clone(),
-                    value: label.value.clone(),
+                    name: label.name.to_owned(),
+                    value: label.value.to_owned(),
                 })
                 .evidence(Evidence::Note {
                     text: format!(

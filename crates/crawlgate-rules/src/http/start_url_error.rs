@@ -130,8 +130,8 @@ fn auth_header(resource: &crawlgate_core::site::Resource) -> Option<Evidence> {
     let line = page.headers.iter().find(|h| h.is("www-authenticate"))?;
     Some(Evidence::HttpHeader {
         url: resource.url.to_string(),
-        name: line.name.clone(),
-        value: line.value.clone(),
+        name: line.name.to_owned(),
+        value: line.value.to_owned(),
     })
 }
 

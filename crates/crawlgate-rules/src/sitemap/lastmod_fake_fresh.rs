@@ -109,8 +109,8 @@ fn newer_than_server(site: &Site, sitemap: &SitemapFile, entry: &Entry, out: &mu
         .evidence(entry_evidence(sitemap, entry))
         .evidence(Evidence::HttpHeader {
             url: entry.loc.clone(),
-            name: header.name.clone(),
-            value: header.value.clone(),
+            name: header.name.to_owned(),
+            value: header.value.to_owned(),
         }),
     );
 }

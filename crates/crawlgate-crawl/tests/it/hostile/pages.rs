@@ -126,7 +126,7 @@ async fn header_values_that_are_not_utf8_are_kept_lossily_and_still_read() {
         .headers
         .iter()
         .find(|h| h.name.eq_ignore_ascii_case("www-authenticate"))
-        .map(|h| h.value.as_str());
+        .map(|h| h.value);
     assert_eq!(kept, Some("Basic realm=caf\u{FFFD}"));
     assert_eq!(
         site.indexability(resource(&site, &url), 0),
@@ -161,7 +161,7 @@ async fn a_hundred_set_cookie_headers_leave_the_page_read() {
     assert_eq!(cookies.status, 200);
     assert_eq!(cookies.signals.title.as_deref(), Some("t"));
     // The page keeps the lines the audit reads (the crawl store has them all).
-    let names: Vec<&str> = cookies.headers.iter().map(|h| h.name.as_str()).collect();
+    let names: Vec<&str> = cookies.headers.iter().map(|h| h.name).collect();
     assert_eq!(names, ["content-type", "last-modified"]);
     the_rest_was_crawled(&site, &server);
 }
