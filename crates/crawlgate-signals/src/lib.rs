@@ -155,8 +155,9 @@ pub fn extract(page: &PageInput<'_>) -> Signals {
 }
 
 impl Signals {
-    /// Give back the room the kept lists and texts grew into. A crawl keeps these of every page
-    /// to its end, and a list grown to its one canonical holds room for four. Links and assets
+    /// Give back the room the kept lists grew into (the texts are `Box<str>`, exact already). A
+    /// crawl keeps these of every page to its end, and a list grown to its one canonical holds
+    /// room for four. Links and assets
     /// are left as they are: the crawl takes them at once, and copying a page's hundreds of
     /// links only to drop them would cost more than it saves.
     fn shrink_to_fit(&mut self) {

@@ -498,12 +498,13 @@ pub(super) fn crawlable(url: &Url) -> Option<Cow<'_, Url>> {
 #[cfg(test)]
 mod sample_tests {
     use super::keep_first_samples;
+    use thin_vec::ThinVec;
 
     #[test]
     fn the_samples_kept_do_not_depend_on_arrival_order() {
         let pages = ["/f", "/b", "/d", "/a", "/e", "/c", "/g"];
-        let mut forward = thin_vec::ThinVec::new();
-        let mut backward = thin_vec::ThinVec::new();
+        let mut forward = ThinVec::new();
+        let mut backward = ThinVec::new();
         let mut dropped = 0;
         for page in pages {
             dropped += u32::from(keep_first_samples(&mut forward, page, 3, |p| (p, None)));

@@ -404,42 +404,40 @@ impl Crawl {
                 self.links_without_depth.insert(index, without_depth);
             }
             page.internal_outlinks = internal;
-            let references: Vec<(Url, ReferenceKind, Option<u32>)> = page
-                .signals
-                .canonicals
-                .iter()
-                .filter_map(|c| {
-                    c.resolved
-                        .as_deref()
-                        .map(|u| (u.clone(), ReferenceKind::Canonical, c.source.line()))
+            // Canonical, hreflang and refresh targets, in that order, read in place (no copy of
+            // each target URL).
+            let reference = |kind, line: Option<u32>| {
+                Via::Reference(Reference {
+                    from: Arc::clone(&url),
+                    kind,
+                    line: line.and_then(NonZeroU32::new),
                 })
-                .chain(page.signals.hreflang.iter().filter_map(|h| {
-                    h.resolved
-                        .clone()
-                        .map(|u| (u, ReferenceKind::Hreflang, h.source.line()))
-                }))
-                .chain(page.signals.meta_refresh.iter().filter_map(|r| {
-                    r.resolved
-                        .clone()
-                        .map(|u| (u, ReferenceKind::Redirect, None))
-                }))
-                .collect();
-            // A self-canonical (most pages have one) shares the page's URL rather than hold a
-            // second copy to the end of the crawl.
+            };
             for canonical in &mut page.signals.canonicals {
-                if canonical.resolved.as_deref() == Some(&*url) {
+                let Some(target) = canonical.resolved.as_deref() else {
+                    continue;
+                };
+                let line = canonical.source.line();
+                self.discover_page(target, reference(ReferenceKind::Canonical, line));
+                // A self-canonical (most pages have one) shares the page's URL rather than hold
+                // a second copy to the end of the crawl.
+                if *target == *url {
                     canonical.resolved = Some(Arc::clone(&url));
                 }
             }
-            for (target, kind, line) in references {
-                self.discover_page(
-                    &target,
-                    Via::Reference(Reference {
-                        from: Arc::clone(&url),
-                        kind,
-                        line: line.and_then(NonZeroU32::new),
-                    }),
-                );
+            for alternate in &page.signals.hreflang {
+                if let Some(target) = &alternate.resolved {
+                    let line = alternate.source.line();
+                    self.discover_page(target, reference(ReferenceKind::Hreflang, line));
+                }
+            }
+            if let Some(target) = page
+                .signals
+                .meta_refresh
+                .as_ref()
+                .and_then(|r| r.resolved.as_ref())
+            {
+                self.discover_page(target, reference(ReferenceKind::Redirect, None));
             }
             let assets = std::mem::take(&mut page.signals.assets);
             page.assets_found = u32::try_from(assets.len()).unwrap_or(u32::MAX);

@@ -523,9 +523,9 @@ impl FetchedPage {
         self.signals
             .effective_canonicals()
             .into_iter()
-            .filter_map(|canonical| canonical.resolved.as_ref())
+            .filter_map(|canonical| canonical.resolved.as_deref())
             .find(|target| !same_document(target, url))
-            .map(|target| Url::clone(target))
+            .cloned()
     }
 }
 
