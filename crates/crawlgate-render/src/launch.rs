@@ -139,6 +139,10 @@ impl Browser {
     }
 }
 
+/// How long the profile folder must stay removed before the browser counts as cleaned up:
+/// helpers that outlive the browser for a moment can write into it after a first removal.
+const PROFILE_SETTLE: Duration = Duration::from_millis(100);
+
 impl Drop for Browser {
     fn drop(&mut self) {
         self.handler.abort();
@@ -154,11 +158,16 @@ impl Drop for Browser {
                 std::thread::sleep(Duration::from_millis(5));
             }
         }
-        // Helpers may still hold files open for a moment; TempDir's own removal ignores errors,
-        // so retry briefly to leave nothing behind.
+        // Helpers may still hold files open for a moment, or write one more file after the
+        // folder is gone (which brings it back); TempDir's own removal ignores errors. So remove
+        // until the folder stays gone for a short while, within a bound.
         let deadline = Instant::now() + Duration::from_secs(2);
-        while self.profile.path().exists() && Instant::now() < deadline {
-            if std::fs::remove_dir_all(self.profile.path()).is_ok() {
+        let mut gone_since: Option<Instant> = None;
+        while Instant::now() < deadline {
+            if self.profile.path().exists() {
+                gone_since = None;
+                let _ = std::fs::remove_dir_all(self.profile.path());
+            } else if gone_since.get_or_insert_with(Instant::now).elapsed() >= PROFILE_SETTLE {
                 break;
             }
             std::thread::sleep(Duration::from_millis(20));
