@@ -232,6 +232,46 @@ fn an_audit_killed_mid_crawl_resumes_to_the_same_findings_as_a_clean_run() {
 }
 
 #[test]
+fn an_audit_reading_its_pages_back_from_the_page_store_reports_what_one_holding_them_does() {
+    let server = site();
+    let held_dir = scratch("pages-held");
+    run(audit_command(&server, "--output-dir", &held_dir));
+    let held = report_json(&held_dir);
+    assert!(
+        held["crawl"].get("pages_stored").is_none(),
+        "{:#}",
+        held["crawl"]
+    );
+
+    // Killed mid-crawl with every page going to the page store, resumed with none held.
+    let stored_dir = scratch("pages-stored");
+    let mut killed = audit_command(&server, "--output-dir", &stored_dir);
+    killed.args(["--pages-in-memory", "0"]);
+    let asked = server.requests().len();
+    let mut child = spawn(killed);
+    wait_for_requests(&server, asked + 20);
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut resumed = audit_command(&server, "--resume", &stored_dir);
+    resumed.args(["--pages-in-memory", "0"]);
+    run(resumed);
+    let mut stored = report_json(&stored_dir);
+    // Every fetched page and asset went to the store and was read back; nothing else differs.
+    let crawl = stored["crawl"].as_object_mut().unwrap();
+    let pages_stored = crawl.remove("pages_stored").unwrap();
+    assert_eq!(pages_stored, held["crawl"]["pages_fetched"]);
+    assert!(
+        stored == held,
+        "the report differs: {}",
+        first_difference(&stored, &held, "").unwrap_or_default()
+    );
+    // The page file has no name: nothing is left beside the report.
+    assert_eq!(files_in(&stored_dir), ["report.json"]);
+    let _ = std::fs::remove_dir_all(&held_dir);
+    let _ = std::fs::remove_dir_all(&stored_dir);
+}
+
+#[test]
 fn a_store_resumes_only_the_crawl_that_made_it_and_a_missing_one_is_an_error() {
     let server = site();
     let dir = scratch("resume-other");

@@ -9,6 +9,7 @@
 //! stop handle is pulled.
 
 use crate::client::Fetcher;
+use crate::page_file::PageFile;
 use crate::render::{RenderPhase, RenderSettings};
 use crate::retry::{HostSignal, asks_again, signal_of};
 use crate::store::{CrawlStore, Recorder};
@@ -24,6 +25,7 @@ use crawlgate_render::Renderer;
 use foldhash::{HashMap, HashMapExt as _};
 use std::collections::VecDeque;
 use std::net::IpAddr;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -65,6 +67,23 @@ pub async fn crawl_and_render(
     crawl_with_store(config, http, render, None, stop, on_event).await
 }
 
+/// A page file for a crawl that may fetch more than `Bounds::pages_in_memory` pages and
+/// assets, beside the crawl store (or in the system's temporary folder). When it cannot be
+/// made, the pages stay in memory and the Site says why.
+fn give_page_store(crawl: &mut Crawl, store: Option<&CrawlStore>) {
+    let bounds = &crawl.config().bounds;
+    if bounds.pages_in_memory >= bounds.max_pages.saturating_add(bounds.max_assets) {
+        return;
+    }
+    let dir = store
+        .and_then(|store| store.path().parent())
+        .map_or_else(std::env::temp_dir, Path::to_path_buf);
+    match PageFile::create_in(&dir) {
+        Ok(file) => crawl.set_page_store(Arc::new(file)),
+        Err(error) => crawl.page_store_failed(format!("{}: {error}", dir.display())),
+    }
+}
+
 /// [`crawl_and_render`] with a [`CrawlStore`]: every request the crawl hands out is answered
 /// from the store when an earlier run recorded its response (a resumed crawl), else fetched,
 /// and every response fetched is recorded in it. The store must be bound to this crawl
@@ -86,7 +105,8 @@ pub async fn crawl_with_store(
         http.access.basic_auth = from_url;
     }
     let http = &http;
-    let crawl = Crawl::new(config)?;
+    let mut crawl = Crawl::new(config)?;
+    give_page_store(&mut crawl, store);
     let fetcher = Fetcher::new(http)
         .map_err(|error| CrawlError::HttpClient(error.to_string()))?
         .send_credentials_to(crawl.site_scope());

@@ -11,6 +11,7 @@
 mod client;
 mod driver;
 mod fetch_one;
+mod page_file;
 mod render;
 mod resolve;
 mod retry;
@@ -25,6 +26,7 @@ pub use driver::{crawl, crawl_and_render, crawl_with_store};
 pub use fetch_one::{
     SitemapFetch, SitemapLimits, SitemapSkip, SitemapStep, fetch_robots, fetch_sitemaps,
 };
+pub use page_file::PageFile;
 pub use render::{LaunchError, RenderSettings, find_chromium, launch};
 pub use resolve::{ResolveError, parse_resolve, resolvable_host};
 pub use roots::check_root_certificates;

@@ -398,10 +398,13 @@ impl CrawlStore {
 /// What makes a crawl the same crawl: its configuration (audit time aside: the store's own is
 /// used) and what the server sees of the requests, access by kind only (no secret is stored).
 fn crawl_key(config: &CrawlConfig, http: &HttpOptions) -> String {
-    let config = CrawlConfig {
+    let mut config = CrawlConfig {
         audit_time: Timestamp::UNIX_EPOCH,
         ..config.clone()
     };
+    // Where the pages are kept changes nothing the crawl asks or finds: a crawl resumed with
+    // another --pages-in-memory is the same crawl.
+    config.bounds.pages_in_memory = 0;
     let access = &http.access;
     let headers: Vec<&str> = access
         .headers

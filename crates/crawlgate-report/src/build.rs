@@ -40,6 +40,7 @@ pub fn build(
         .iter()
         .map(|r| page_record(site, r))
         .collect();
+    report.crawl.page_store_read_error = site.page_store_error().map(str::to_owned);
     with_robots_suggestions(report, site)
 }
 
@@ -79,6 +80,7 @@ pub fn build_owned(
         }
     }
     report.pages = pages;
+    report.crawl.page_store_read_error = site.page_store_error().map(str::to_owned);
     with_robots_suggestions(report, &site)
 }
 
@@ -414,13 +416,15 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
         ResourceKind::Page => "page".to_owned(),
         ResourceKind::Asset(kind) => kind.as_str().to_owned(),
     };
+    let page = site.page(resource);
+    let page = page.as_deref();
     let (state, status, final_url, detail, content_type) = match &resource.state {
-        ResourceState::Fetched(page) => (
+        ResourceState::Fetched(_) => (
             "fetched",
-            Some(page.status),
+            page.map(|page| page.status),
             None,
             None,
-            page.content_type().map(str::to_owned),
+            page.and_then(FetchedPage::content_type).map(str::to_owned),
         ),
         ResourceState::Redirected {
             final_url,
@@ -448,7 +452,6 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
             None,
         ),
     };
-    let page = resource.page();
     let canonical = page.and_then(|p| {
         p.signals
             .effective_canonicals()

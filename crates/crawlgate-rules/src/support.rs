@@ -8,6 +8,7 @@ use crawlgate_core::signals::{
 use crawlgate_core::site::{
     FetchedPage, LinkSample, Resource, ResourceState, Site, SitemapListing,
 };
+use std::borrow::Cow;
 use url::Url;
 
 /// The audited profiles with their positions in `site.profiles`.
@@ -122,8 +123,8 @@ pub(crate) fn response_evidence(resource: &Resource) -> Evidence {
     match &resource.state {
         ResourceState::Fetched(page) => Evidence::Response {
             url,
-            status: Some(page.status),
-            detail: format!("answered {}", page.status),
+            status: Some(page.status()),
+            detail: format!("answered {}", page.status()),
         },
         ResourceState::Redirected {
             hops, final_url, ..
@@ -176,9 +177,19 @@ pub(crate) fn count(n: usize, one: &str, many: &str) -> String {
 /// Final responses with a 2xx status: the pages whose robots rules and canonicals a search engine
 /// reads. Error pages are left out: the same 404 template would otherwise repeat every finding
 /// once per broken URL.
-pub(crate) fn ok_pages(site: &Site) -> impl Iterator<Item = (&Resource, &FetchedPage)> {
-    site.fetched()
-        .filter(|(_, page)| (200..300).contains(&page.status))
+pub(crate) fn ok_pages(site: &Site) -> impl Iterator<Item = (&Resource, Cow<'_, FetchedPage>)> {
+    site.resources()
+        .iter()
+        .filter_map(|resource| Some((resource, ok_page(site, resource)?)))
+}
+
+/// The final response of `resource` when its status is 2xx (the status is at hand: a stored
+/// error page is not read back).
+pub(crate) fn ok_page<'a>(site: &'a Site, resource: &'a Resource) -> Option<Cow<'a, FetchedPage>> {
+    match &resource.state {
+        ResourceState::Fetched(slot) if (200..300).contains(&slot.status()) => site.page(resource),
+        _ => None,
+    }
 }
 
 /// The resource holding the final response for `resource`: itself, or the end of its redirect
@@ -186,12 +197,12 @@ pub(crate) fn ok_pages(site: &Site) -> impl Iterator<Item = (&Resource, &Fetched
 pub(crate) fn final_response<'a>(
     site: &'a Site,
     resource: &'a Resource,
-) -> Option<(&'a Resource, &'a FetchedPage)> {
+) -> Option<(&'a Resource, Cow<'a, FetchedPage>)> {
     match &resource.state {
-        ResourceState::Fetched(page) => Some((resource, page)),
+        ResourceState::Fetched(_) => Some((resource, site.page(resource)?)),
         ResourceState::Redirected { final_url, .. } => {
             let end = site.resource(final_url)?;
-            end.page().map(|page| (end, page))
+            site.page(end).map(|page| (end, page))
         }
         ResourceState::Failed { .. } | ResourceState::NotFetched(_) => None,
     }

@@ -3,7 +3,7 @@
 //! The renderer tests' canned sites (`crates/crawlgate-report/tests/sites/`) have the same shape.
 
 use crawlgate_core::crawl::{
-    CrawlConfig, OfflineSite, Request, Response, parse_header_line, run_offline,
+    Bounds, CrawlConfig, OfflineSite, Request, Response, parse_header_line, run_offline,
 };
 use crawlgate_core::rule::{Findings, Rule};
 use crawlgate_core::signals::Profile;
@@ -234,6 +234,16 @@ fn profile(name: &str) -> Profile {
 impl Fixture {
     /// Crawl the mini-site offline into a Site.
     pub fn crawl(&self) -> Result<Site, String> {
+        self.crawl_holding(Bounds::default().pages_in_memory)
+    }
+
+    /// [`Fixture::crawl`] with every fetched page in the page store, none held in memory: the
+    /// rules then read each page back from its record, as past `--pages-in-memory`.
+    pub fn crawl_stored(&self) -> Result<Site, String> {
+        self.crawl_holding(0)
+    }
+
+    fn crawl_holding(&self, pages_in_memory: u64) -> Result<Site, String> {
         let fixture = self;
         let start = url::Url::parse(&fixture.start).map_err(|e| e.to_string())?;
         let audit_time = fixture
@@ -243,6 +253,7 @@ impl Fixture {
             .parse()
             .map_err(|e| format!("audit_time: {e}"))?;
         let mut config = CrawlConfig::new(start, audit_time);
+        config.bounds.pages_in_memory = pages_in_memory;
         if !fixture.profiles.is_empty() {
             config.profiles = fixture.profiles.iter().map(|name| profile(name)).collect();
         }

@@ -309,6 +309,9 @@ pub struct ConfigFile {
     pub max_discovered_bytes: Option<u64>,
     /// Bytes of sitemap entries kept for the checks (`--max-sitemap-entry-bytes`).
     pub max_sitemap_entry_bytes: Option<u64>,
+    /// Fetched pages and assets held in memory; the rest go to a temporary page file
+    /// (`--pages-in-memory`).
+    pub pages_in_memory: Option<u64>,
     /// Requests in flight at once to one host (`--per-host`).
     pub per_host: Option<usize>,
     /// Seconds allowed for one request (`--timeout`).

@@ -335,10 +335,23 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     }
     let status = exit_status(&outcome, &report, args.fail_on);
     write_outputs(&args, &report, &renderers, &formats, &http)?;
-    if let Some(message) = start_error {
-        eprint!("{}", crate::terminal::safe(&message));
-    }
+    print_afterword(start_error.as_deref(), &report);
     Ok(exit::code(status))
+}
+
+/// What the reader must know after the summary: the start URL answered an error, or pages
+/// could not be read back from the page store.
+fn print_afterword(start_error: Option<&str>, report: &Report) {
+    if let Some(message) = start_error {
+        eprint!("{}", crate::terminal::safe(message));
+    }
+    if let Some(error) = &report.crawl.page_store_read_error {
+        eprintln!(
+            "error: pages could not be read back from the page store ({}); the findings are \
+             incomplete (run again, or with a larger --pages-in-memory)",
+            crate::terminal::safe(error)
+        );
+    }
 }
 
 /// Write what the audit found: the baseline, the reports, the summary, the sitemaps asked for.
@@ -550,7 +563,8 @@ impl CrawlOutcome {
 
 /// 3 when inconclusive, 1 when a finding is at or above the threshold, else 0.
 fn exit_status(crawl: &CrawlOutcome, report: &Report, fail_on: FailOn) -> u8 {
-    if crawl.saw_no_page {
+    // Pages the rules could not read back: the findings are incomplete whatever they say.
+    if crawl.saw_no_page || report.crawl.page_store_read_error.is_some() {
         return exit::INCONCLUSIVE;
     }
     // Against a baseline only the new findings count.

@@ -199,6 +199,9 @@ fn apply_scope_config(
         crawl.max_discovered_bytes =
             checked_bound_bytes(n).map_err(config_error("max_discovered_bytes"))?;
     }
+    if let Some(n) = filled.take("pages_in_memory", file.pages_in_memory) {
+        crawl.pages_in_memory = n;
+    }
     if let Some(n) = filled.take("max_sitemap_entry_bytes", file.max_sitemap_entry_bytes) {
         crawl.max_sitemap_entry_bytes =
             checked_bound_bytes(n).map_err(config_error("max_sitemap_entry_bytes"))?;

@@ -126,7 +126,16 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     if let Some(message) = &start_error {
         eprint!("{}", crate::terminal::safe(message));
     }
+    let unread = site.page_store_error().map(str::to_owned);
+    if let Some(error) = &unread {
+        eprintln!(
+            "error: pages could not be read back from the page store ({}); their lines lack \
+             what the page said",
+            crate::terminal::safe(error)
+        );
+    }
     let start_failed = start_error.is_some()
+        || unread.is_some()
         || site
             .resource(&start)
             .is_some_and(|r| matches!(r.state, ResourceState::Failed { .. }));

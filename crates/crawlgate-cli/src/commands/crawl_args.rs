@@ -146,6 +146,12 @@ pub(crate) struct CrawlArgs {
     #[arg(help_heading = "Scope", long, value_name = "BYTES", default_value_t = Bounds::default().max_discovered_bytes, value_parser = parse_bound_bytes)]
     pub(crate) max_discovered_bytes: u64,
 
+    /// Hold at most N fetched pages and assets in memory; past it each is written to a
+    /// temporary file beside the crawl store and read back when a rule needs it (slower, but
+    /// memory then grows by the URL, not the page). 0 keeps none in memory.
+    #[arg(help_heading = "Scope", long, value_name = "N", default_value_t = Bounds::default().pages_in_memory)]
+    pub(crate) pages_in_memory: u64,
+
     /// Keep at most this many bytes of sitemap entries (and their issues) for the sitemap
     /// checks, over all sitemaps; past it, entries are still crawled and counted.
     #[arg(help_heading = "Scope", long, value_name = "BYTES", default_value_t = Bounds::default().max_sitemap_entry_bytes, value_parser = parse_bound_bytes)]
@@ -267,6 +273,7 @@ impl CrawlArgs {
         config.bounds.max_page_bytes = self.max_body_bytes;
         config.bounds.max_discovered = self.max_discovered;
         config.bounds.max_discovered_bytes = self.max_discovered_bytes;
+        config.bounds.pages_in_memory = self.pages_in_memory;
         config.bounds.max_sitemap_entry_bytes = self.max_sitemap_entry_bytes;
         config.obey_robots = self.obey_robots;
         config.sitemaps.clone_from(&self.sitemaps);

@@ -327,6 +327,10 @@ pub struct Bounds {
     /// (default 16 MiB). Past it, a sitemap's entries are still read for their URLs and
     /// counted, but neither they nor their issues are kept.
     pub max_sitemap_entry_bytes: u64,
+    /// Fetched pages held in memory (default 100,000); past it, when the crawl has a page
+    /// store ([`crate::crawl::Crawl::set_page_store`]), each further page goes to the store and
+    /// is read back when a rule asks: memory then grows by the URL, not the page.
+    pub pages_in_memory: u64,
 }
 
 impl Default for Bounds {
@@ -346,6 +350,7 @@ impl Default for Bounds {
             max_sitemaps: 1_000,
             max_sitemap_urls: 5_000_000,
             max_sitemap_entry_bytes: 16 * 1024 * 1024,
+            pages_in_memory: 100_000,
         }
     }
 }

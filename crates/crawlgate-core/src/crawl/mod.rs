@@ -33,10 +33,10 @@ pub use prepare::{Prepared, Preparer};
 use crate::finding::RedirectHop;
 use crate::signals::LinkRel;
 use crate::site::{
-    Bound, CrawlStats, FailureKind, HonouredCrawlDelay, HostBackoff, NotFetchedReason, Received,
-    Reference, Resource, ResourceKind, ResourceState, RobotsEffect, RobotsFile, Site, SiteParts,
-    SitemapCycle, SitemapFile, SitemapListing, SitemapSource, SitemapState, VerdictCache,
-    origin_of,
+    Bound, CrawlStats, FailureKind, HonouredCrawlDelay, HostBackoff, NotFetchedReason, PageStore,
+    Received, Reference, Resource, ResourceKind, ResourceState, RobotsEffect, RobotsFile, Site,
+    SiteParts, SitemapCycle, SitemapFile, SitemapListing, SitemapSource, SitemapState,
+    VerdictCache, origin_of,
 };
 use crate::sitemap::SitemapKind;
 use foldhash::HashMap as FastMap;
@@ -290,6 +290,12 @@ pub struct Crawl {
 
     stats: CrawlStats,
     events: Vec<CrawlEvent>,
+    /// Where pages past `Bounds::pages_in_memory` go; `None` keeps every page in memory.
+    page_store: Option<Arc<dyn PageStore>>,
+    /// Pages held in memory so far.
+    pages_held: u64,
+    /// A page record, reused from page to page.
+    page_record: Vec<u8>,
 }
 
 /// Why the crawl stopped handing out requests early.
@@ -368,6 +374,9 @@ impl Crawl {
             assets_requested: 0,
             stats: CrawlStats::default(),
             events: Vec::new(),
+            page_store: None,
+            pages_held: 0,
+            page_record: Vec::new(),
             config,
         };
         let start = crawl.config.start_url.clone();
@@ -386,6 +395,18 @@ impl Crawl {
     }
 
     /// Which URLs belong to the audited site, as this crawl decides it.
+    /// Keep the pages past [`Bounds::pages_in_memory`] in `store` (the crawl driver gives a
+    /// file beside the crawl store): the Site reads them back when asked.
+    pub fn set_page_store(&mut self, store: Arc<dyn PageStore>) {
+        self.page_store = Some(store);
+    }
+
+    /// The page store could not be had (`error` says why): every page stays in memory.
+    pub fn page_store_failed(&mut self, error: String) {
+        self.page_store = None;
+        self.stats.page_store_write_error = Some(error);
+    }
+
     pub fn site_scope(&self) -> &SiteScope {
         &self.site_scope
     }
@@ -629,6 +650,7 @@ impl Crawl {
             sitemap_cycles: self.cycles,
             resources,
             stats: self.stats,
+            page_store: self.page_store,
         })
     }
 }

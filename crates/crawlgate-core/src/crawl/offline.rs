@@ -4,7 +4,7 @@
 use crate::crawl::{Crawl, CrawlConfig, CrawlError, Request, Response};
 use crate::finding::RedirectHop;
 use crate::http::HeaderLine;
-use crate::site::{FailureKind, Received, Site};
+use crate::site::{FailureKind, MemoryPageStore, Received, Site};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use url::Url;
@@ -15,6 +15,8 @@ pub fn run_offline(
     mut fetch: impl FnMut(&Request) -> Response,
 ) -> Result<Site, CrawlError> {
     let mut crawl = Crawl::new(config)?;
+    // Past `Bounds::pages_in_memory`, pages go through the same records a page file holds.
+    crawl.set_page_store(std::sync::Arc::new(MemoryPageStore::default()));
     while let Some(request) = crawl.next_request() {
         let response = fetch(&request);
         crawl.complete(&request, response);

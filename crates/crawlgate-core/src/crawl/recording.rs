@@ -3,8 +3,9 @@
 use super::discovery::{crawlable, push_reference};
 use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, Via, prepare};
 use crate::site::{
-    Bound, FetchedPage, NotFetchedReason, Reference, ReferenceKind, ResourceKind, ResourceState,
-    RobotsFile, SitemapCycle, SitemapListing, SitemapSource, SitemapState,
+    Bound, FetchedPage, NotFetchedReason, PageSlot, Reference, ReferenceKind, ResourceKind,
+    ResourceState, RobotsFile, SitemapCycle, SitemapListing, SitemapSource, SitemapState,
+    page_store,
 };
 use crate::sitemap::{Entry, SitemapKind};
 use std::num::NonZeroU32;
@@ -452,7 +453,33 @@ impl Crawl {
             page.assets_found = u32::try_from(page.signals.assets.len()).unwrap_or(u32::MAX);
             page.signals.assets = ThinVec::new();
         }
-        self.slots[index].resource.state = ResourceState::Fetched(Box::new(page));
+        self.slots[index].resource.state = ResourceState::Fetched(self.keep_page(page));
+    }
+
+    /// Where a recorded page stays: in memory up to `Bounds::pages_in_memory`, then in the
+    /// page store. A page the store cannot take stays in memory, and storing stops (a full
+    /// disk does not cost a record per page to find out again).
+    fn keep_page(&mut self, page: FetchedPage) -> PageSlot {
+        if self.pages_held >= self.config.bounds.pages_in_memory
+            && let Some(store) = &self.page_store
+            && page_store::encode(&page, &mut self.page_record).is_some()
+        {
+            match store.put(&self.page_record) {
+                Ok(key) => {
+                    self.stats.pages_stored += 1;
+                    return PageSlot::Stored {
+                        key,
+                        status: page.status,
+                    };
+                }
+                Err(error) => {
+                    self.stats.page_store_write_error = Some(error.to_string());
+                    self.page_store = None;
+                }
+            }
+        }
+        self.pages_held += 1;
+        PageSlot::Held(Box::new(page))
     }
 }
 

@@ -45,6 +45,16 @@ impl KeptHeaders {
         Self { text: text.into() }
     }
 
+    /// The lines as one text, for a stored page's record.
+    pub(crate) fn as_text(&self) -> &str {
+        &self.text
+    }
+
+    /// Lines read back from [`KeptHeaders::as_text`].
+    pub(crate) fn from_text(text: Box<str>) -> Self {
+        Self { text }
+    }
+
     /// The kept lines, in the order received.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = KeptHeader<'_>> {
         self.text.lines().filter_map(|line| {

@@ -9,6 +9,7 @@
 mod environment;
 pub mod fetch;
 mod kept_headers;
+pub mod page_store;
 pub mod rendered;
 pub mod robots_file;
 mod sitemap_file;
@@ -19,6 +20,7 @@ pub use environment::{
 };
 pub use fetch::{FailureKind, Received};
 pub use kept_headers::{KEPT_HEADER_LINES, KeptHeader, KeptHeaders};
+pub use page_store::{MemoryPageStore, PageKey, PageStore};
 pub use rendered::{BlockedRequest, RenderCapture, RenderOutcome, RenderedPage};
 pub use robots_file::{RobotsEffect, RobotsFile, RobotsOverride};
 pub use sitemap_file::{SitemapCycle, SitemapFile, SitemapSource, SitemapState};
@@ -31,6 +33,7 @@ use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::hash::BuildHasher as _;
 use std::num::NonZeroU32;
@@ -78,6 +81,10 @@ pub struct Site {
     /// The lint issues of each origin's robots.txt, computed on first use (several rules read
     /// them; the lint runs once per file).
     robots_lint: BTreeMap<String, OnceLock<Vec<Issue>>>,
+    /// Where the pages past [`crate::crawl::Bounds::pages_in_memory`] went.
+    page_store: Option<Arc<dyn PageStore>>,
+    /// The first failure to read a stored page back: the findings that needed it are missing.
+    page_store_error: OnceLock<String>,
 }
 
 impl Site {
@@ -96,6 +103,7 @@ impl Site {
             sitemap_cycles,
             mut resources,
             stats,
+            page_store,
         } = parts;
         let found_rank = sort_by_url(&mut resources);
         sitemaps.sort_by(|a, b| a.url.as_str().cmp(b.url.as_str()));
@@ -127,6 +135,8 @@ impl Site {
             index,
             index_hasher,
             robots_lint,
+            page_store,
+            page_store_error: OnceLock::new(),
         }
     }
 
@@ -174,12 +184,53 @@ impl Site {
         (self.take_resources(), ranks)
     }
 
-    /// Fetched pages and assets with a final (non-redirect) response, sorted by URL.
-    pub fn fetched(&self) -> impl Iterator<Item = (&Resource, &FetchedPage)> {
-        self.resources.iter().filter_map(|r| match &r.state {
-            ResourceState::Fetched(page) => Some((r, page.as_ref())),
+    /// Fetched pages and assets with a final (non-redirect) response, sorted by URL. A page
+    /// held in memory is borrowed; a stored one is read back (see [`Site::page`]).
+    pub fn fetched(&self) -> impl Iterator<Item = (&Resource, Cow<'_, FetchedPage>)> {
+        self.resources
+            .iter()
+            .filter_map(|resource| Some((resource, self.page(resource)?)))
+    }
+
+    /// The final response of `resource` (not a redirect, failure or skip), from memory or
+    /// read back from the page store. `None` too when a stored page cannot be read back:
+    /// [`Site::page_store_error`] then says so, and the audit must not pass as complete.
+    pub fn page<'a>(&'a self, resource: &'a Resource) -> Option<Cow<'a, FetchedPage>> {
+        match &resource.state {
+            ResourceState::Fetched(PageSlot::Held(page)) => Some(Cow::Borrowed(page)),
+            ResourceState::Fetched(PageSlot::Stored { key, .. }) => {
+                self.read_stored(*key).map(Cow::Owned)
+            }
             _ => None,
+        }
+    }
+
+    fn read_stored(&self, key: PageKey) -> Option<FetchedPage> {
+        thread_local! {
+            static RECORD: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let Some(store) = &self.page_store else {
+            let _ = self
+                .page_store_error
+                .set("a stored page but no page store".to_owned());
+            return None;
+        };
+        let read = RECORD.with_borrow_mut(|record| {
+            store
+                .get(key, record)
+                .map_err(|error| error.to_string())
+                .and_then(|()| page_store::decode(record).map_err(|error| error.to_string()))
+        });
+        read.map_err(|error| {
+            let _ = self.page_store_error.set(error);
         })
+        .ok()
+    }
+
+    /// The first failure to read a page back from the page store: when there is one, some
+    /// rules did not see some pages.
+    pub fn page_store_error(&self) -> Option<&str> {
+        self.page_store_error.get().map(String::as_str)
     }
 
     /// The resource for `url` (its fragment ignored), if the crawl knows it.
@@ -202,8 +253,23 @@ impl Site {
         }) else {
             return false;
         };
-        match &mut self.resources[at as usize].state {
-            ResourceState::Fetched(page) => {
+        let resource = &self.resources[at as usize];
+        let held = match &resource.state {
+            ResourceState::Fetched(PageSlot::Held(_)) => None,
+            // A rendered page stays in memory: rendering is bounded, and a stored record is
+            // never changed.
+            ResourceState::Fetched(PageSlot::Stored { .. }) => match self.page(resource) {
+                Some(page) => Some(page.into_owned()),
+                None => return false,
+            },
+            _ => return false,
+        };
+        let state = &mut self.resources[at as usize].state;
+        if let Some(page) = held {
+            *state = ResourceState::Fetched(PageSlot::Held(Box::new(page)));
+        }
+        match state {
+            ResourceState::Fetched(PageSlot::Held(page)) => {
                 page.rendered = Some(Box::new(rendered));
                 self.stats.pages_rendered += 1;
                 true
@@ -218,10 +284,16 @@ impl Site {
         (0..self.profiles.len()).find(|&index| !self.expects_blocked(index))
     }
 
-    /// Pages rendered in a browser, sorted by URL.
+    /// Pages rendered in a browser, sorted by URL (held in memory: [`Site::set_rendered`]).
     pub fn rendered(&self) -> impl Iterator<Item = (&Resource, &FetchedPage, &RenderedPage)> {
-        self.fetched()
-            .filter_map(|(resource, page)| Some((resource, page, page.rendered.as_deref()?)))
+        self.resources
+            .iter()
+            .filter_map(|resource| match &resource.state {
+                ResourceState::Fetched(PageSlot::Held(page)) => {
+                    Some((resource, page.as_ref(), page.rendered.as_deref()?))
+                }
+                _ => None,
+            })
     }
 
     /// The resource whose URL serialises exactly as `url`.
@@ -266,8 +338,7 @@ impl Site {
 
     /// The effective directives of a fetched resource for a profile, at the audit time.
     pub fn directives(&self, resource: &Resource, profile: &Profile) -> Option<Directives> {
-        resource
-            .page()
+        self.page(resource)
             .map(|page| page.signals.directives(profile, self.audit_time))
     }
 
@@ -286,7 +357,10 @@ impl Site {
             return Indexability::NotIndexable(NotIndexable::Disallowed);
         }
         let page = match &resource.state {
-            ResourceState::Fetched(page) => page,
+            ResourceState::Fetched(_) => match self.page(resource) {
+                Some(page) => page,
+                None => return Indexability::NotIndexable(NotIndexable::NotFetched),
+            },
             ResourceState::Redirected { .. } => {
                 return Indexability::NotIndexable(NotIndexable::Redirects);
             }
@@ -377,6 +451,7 @@ pub(crate) struct SiteParts {
     pub(crate) sitemap_cycles: Vec<SitemapCycle>,
     pub(crate) resources: Vec<Resource>,
     pub(crate) stats: CrawlStats,
+    pub(crate) page_store: Option<Arc<dyn PageStore>>,
 }
 
 /// Whether a URL can be indexed, and if not, the first reason found.
@@ -435,12 +510,10 @@ pub struct Resource {
 }
 
 impl Resource {
-    /// The final response, when there is one (not a redirect, failure or skip).
-    pub fn page(&self) -> Option<&FetchedPage> {
-        match &self.state {
-            ResourceState::Fetched(page) => Some(page),
-            _ => None,
-        }
+    /// Whether the URL gave a final response (not a redirect, failure or skip): its page is
+    /// [`Site::page`].
+    pub fn is_fetched(&self) -> bool {
+        matches!(self.state, ResourceState::Fetched(_))
     }
 
     /// The verdict for the profile at `index`.
@@ -460,8 +533,8 @@ pub enum ResourceKind {
 /// What fetching a URL gave.
 #[derive(Debug, Clone)]
 pub enum ResourceState {
-    /// A final response (any status but a followed redirect).
-    Fetched(Box<FetchedPage>),
+    /// A final response (any status but a followed redirect), read through [`Site::page`].
+    Fetched(PageSlot),
     /// A redirect chain ending at `final_url` (itself a resource when a response came).
     Redirected {
         hops: ThinVec<RedirectHop>,
@@ -479,6 +552,28 @@ pub enum ResourceState {
     },
     /// Known but not fetched, and why.
     NotFetched(NotFetchedReason),
+}
+
+/// Where a fetched page is: in memory, or in the audit's page store past
+/// [`crate::crawl::Bounds::pages_in_memory`].
+#[derive(Debug, Clone)]
+pub enum PageSlot {
+    Held(Box<FetchedPage>),
+    /// In the page store, with its status (which many rules read of every target) at hand.
+    Stored {
+        key: PageKey,
+        status: u16,
+    },
+}
+
+impl PageSlot {
+    /// The final response's status, without reading a stored page back.
+    pub fn status(&self) -> u16 {
+        match self {
+            PageSlot::Held(page) => page.status,
+            PageSlot::Stored { status, .. } => *status,
+        }
+    }
 }
 
 /// A final response and the page's signals.
@@ -702,6 +797,19 @@ pub struct CrawlStats {
     /// Pages rendered in a browser (`--render`).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pages_rendered: u64,
+    /// Fetched pages kept in the page store, not in memory (past
+    /// [`crate::crawl::Bounds::pages_in_memory`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pages_stored: u64,
+    /// Why the page store stopped taking pages (a full disk): the pages after it were kept
+    /// in memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_store_write_error: Option<String>,
+    /// The first failure to read a stored page back ([`Site::page_store_error`]), set by the
+    /// report's build: the findings and records that needed the page are missing, and the
+    /// audit fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_store_read_error: Option<String>,
     /// Sitemap URLs named after twice the sitemap read bound, not recorded (the first
     /// [`crate::crawl::Bounds::max_sitemaps`] past it are recorded unread).
     #[serde(default, skip_serializing_if = "is_zero")]

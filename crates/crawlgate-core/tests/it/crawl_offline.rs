@@ -551,7 +551,7 @@ fn site_with_sitemap_alternates() -> OfflineSite {
 #[test]
 fn sitemap_hreflang_alternates_are_fetched_as_hreflang_references() {
     let site = site_with_sitemap_alternates().crawl(config()).unwrap();
-    assert!(matches!(state(&site, "/de/"), ResourceState::Fetched(page) if page.status == 200));
+    assert!(matches!(state(&site, "/de/"), ResourceState::Fetched(page) if page.status() == 200));
     let de = site.resource(&url("/de/")).unwrap();
     assert_eq!(de.references[0].kind, ReferenceKind::Hreflang);
     assert_eq!(*de.references[0].from, url("/sitemap.xml"));
@@ -933,7 +933,7 @@ fn a_page_keeps_the_header_lines_the_audit_reads_after_its_signals_read_them_all
         .with(ROOT, page)
         .crawl(config())
         .unwrap();
-    let fetched = site.resource(&url("/")).unwrap().page().unwrap();
+    let fetched = site.page(site.resource(&url("/")).unwrap()).unwrap();
     let names: Vec<&str> = fetched.headers.iter().map(|h| h.name).collect();
     assert_eq!(names, ["Content-Type", "Last-Modified"]);
     // Read from every line before the rest were let go.
@@ -955,7 +955,7 @@ fn a_self_canonical_shares_its_pages_url_and_another_keeps_its_own() {
         .unwrap();
     let canonical_of = |path: &str| {
         let resource = site.resource(&url(path)).unwrap();
-        let page = resource.page().expect("fetched");
+        let page = site.page(resource).expect("fetched");
         let resolved = page.signals.canonicals[0].resolved.clone().unwrap();
         (std::sync::Arc::clone(&resource.url), resolved)
     };

@@ -285,9 +285,9 @@ async fn a_page_body_past_the_cap_is_truncated_and_said_so() {
     let mut bounded = config(server.url("/"));
     bounded.bounds.max_page_bytes = 5_000;
     let (site, _) = run(bounded, &http()).await;
-    let ResourceState::Fetched(page) = &resource(&site, &server.url("/big")).state else {
-        panic!("/big was fetched");
-    };
+    let page = site
+        .page(resource(&site, &server.url("/big")))
+        .expect("/big was fetched");
     assert!(page.body_truncated);
     assert_eq!(page.body_len, 5_000);
     // What was read is still used: the link before the cut is followed.
@@ -436,9 +436,9 @@ async fn assets_are_checked_by_their_headers_and_bounded() {
     let (site, _) = run(config(server.url("/")), &http()).await;
     assert_eq!(status(&site, &server.url("/s.css")), 200);
     assert_eq!(status(&site, &server.url("/missing.png")), 404);
-    let ResourceState::Fetched(css) = &resource(&site, &server.url("/s.css")).state else {
-        panic!("fetched");
-    };
+    let css = site
+        .page(resource(&site, &server.url("/s.css")))
+        .expect("fetched");
     assert_eq!(css.content_type(), Some("text/css"));
     assert_eq!(css.body_len, 0, "assets: headers only");
     assert_eq!(site.stats.assets_fetched, 4);
@@ -573,9 +573,9 @@ async fn large_and_small_pages_are_both_prepared() {
     )
     .await;
     let (site, _) = run(config(server.url("/")), &http()).await;
-    let ResourceState::Fetched(large) = &resource(&site, &server.url("/large")).state else {
-        panic!("/large was fetched");
-    };
+    let large = site
+        .page(resource(&site, &server.url("/large")))
+        .expect("/large was fetched");
     assert!(large.body_len > 100_000);
     assert!(!large.body_truncated);
     assert_eq!(status(&site, &server.url("/from-large")), 200);

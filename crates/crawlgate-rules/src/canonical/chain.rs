@@ -1,5 +1,5 @@
 use super::targets::{first_elsewhere, targets};
-use crate::support::{canonical_evidence, ok_pages};
+use crate::support::{canonical_evidence, ok_page, ok_pages};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -39,8 +39,7 @@ impl Rule for Chain {
                 let Some(target) = site.resource(target_url) else {
                     continue;
                 };
-                let Some(target_page) = target.page().filter(|p| (200..300).contains(&p.status))
-                else {
+                let Some(target_page) = ok_page(site, target) else {
                     continue; // target-error or target-redirects says it
                 };
                 let Some((next, third)) = first_elsewhere(&target.url, &target_page.signals) else {

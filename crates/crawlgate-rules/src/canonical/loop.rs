@@ -1,5 +1,5 @@
 use super::targets::first_elsewhere;
-use crate::support::{canonical_evidence, ok_pages};
+use crate::support::{canonical_evidence, ok_page, ok_pages};
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::same_document;
@@ -41,10 +41,10 @@ impl Rule for Loop {
         for (resource, page) in ok_pages(site) {
             let mut path: Vec<&Url> = vec![&resource.url];
             let mut evidence: Vec<Evidence> = Vec::new();
-            let (mut at_url, mut at_signals) = (&resource.url, &page.signals);
+            let (mut at_url, mut at_page) = (&resource.url, page);
             let mut closes = false;
             while path.len() <= MAX_STEPS {
-                let Some((canonical, next)) = first_elsewhere(at_url, at_signals) else {
+                let Some((canonical, next)) = first_elsewhere(at_url, &at_page.signals) else {
                     break;
                 };
                 evidence.push(canonical_evidence(at_url, canonical));
@@ -58,14 +58,11 @@ impl Rule for Loop {
                 let Some(next_resource) = site.resource(next) else {
                     break;
                 };
-                let Some(next_page) = next_resource
-                    .page()
-                    .filter(|p| (200..300).contains(&p.status))
-                else {
+                let Some(next_page) = ok_page(site, next_resource) else {
                     break;
                 };
                 path.push(&next_resource.url);
-                (at_url, at_signals) = (&next_resource.url, &next_page.signals);
+                (at_url, at_page) = (&next_resource.url, next_page);
             }
             if !closes {
                 continue;

@@ -43,8 +43,8 @@ impl Rule for TargetError {
                     continue;
                 };
                 let outcome = match &target.state {
-                    ResourceState::Fetched(target_page) if target_page.status >= 400 => {
-                        format!("answers {}", target_page.status)
+                    ResourceState::Fetched(target_page) if target_page.status() >= 400 => {
+                        format!("answers {}", target_page.status())
                     }
                     ResourceState::Redirected {
                         final_url,

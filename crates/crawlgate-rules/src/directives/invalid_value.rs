@@ -48,7 +48,7 @@ fn expected_value(name: &str) -> &'static str {
 impl Rule for InvalidValue {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            let read = rules_read_by_any_profile(site, page);
+            let read = rules_read_by_any_profile(site, &page);
             let invalid = |rule: &Directive| matches!(rule.rule, RobotsRule::Invalid(_));
             for places in by_token(&read, invalid) {
                 let Some(first) = places.first() else {

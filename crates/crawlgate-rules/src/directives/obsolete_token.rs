@@ -45,7 +45,7 @@ fn why_unused(name: &str) -> &'static str {
 impl Rule for ObsoleteToken {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            let read = rules_read_by_any_profile(site, page);
+            let read = rules_read_by_any_profile(site, &page);
             let obsolete = |rule: &Directive| matches!(rule.rule, RobotsRule::Obsolete(_));
             for places in by_token(&read, obsolete) {
                 let Some(first) = places.first() else {

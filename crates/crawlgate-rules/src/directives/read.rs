@@ -1,9 +1,10 @@
 //! What the directive rules share: which pages a crawler reads robots rules on, which rules are
 //! read at all, and how a rule's source is named in messages.
 
-use crate::support::{ok_pages, shortened};
+use crate::support::{ok_page, shortened};
 use crawlgate_core::signals::{Directive, DirectiveSource, Profile};
 use crawlgate_core::site::{FetchedPage, Resource, Site};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Pages on which the profile at `profile_index` reads robots rules: a 2xx final response that
@@ -12,12 +13,15 @@ use std::collections::BTreeMap;
 pub(super) fn readable_pages(
     site: &Site,
     profile_index: usize,
-) -> impl Iterator<Item = (&Resource, &FetchedPage)> {
-    ok_pages(site).filter(move |(resource, _)| {
-        resource
-            .verdict(profile_index)
-            .is_none_or(|verdict| verdict.allowed)
-    })
+) -> impl Iterator<Item = (&Resource, Cow<'_, FetchedPage>)> {
+    site.resources()
+        .iter()
+        .filter(move |resource| {
+            resource
+                .verdict(profile_index)
+                .is_none_or(|verdict| verdict.allowed)
+        })
+        .filter_map(|resource| Some((resource, ok_page(site, resource)?)))
 }
 
 /// Every robots rule on `page` that at least one audited profile reads, once each, in the order

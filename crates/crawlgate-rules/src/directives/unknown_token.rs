@@ -63,7 +63,7 @@ fn meant_rule(token: &str) -> Option<&'static str> {
 impl Rule for UnknownToken {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            let read = rules_read_by_any_profile(site, page);
+            let read = rules_read_by_any_profile(site, &page);
             for places in by_token(&read, |rule| rule.rule == RobotsRule::Unknown) {
                 let Some(first) = places.first() else {
                     continue;

@@ -137,7 +137,7 @@ fn site_wide_noindex(site: &Site, out: &mut Findings<'_>) {
                 first_noindex.get_or_insert((resource, page));
             }
         }
-        let home_noindex = home.filter(|(resource, page)| {
+        let home_noindex = home.as_ref().filter(|(resource, page)| {
             resource
                 .verdict(index)
                 .is_none_or(|verdict| verdict.allowed)
@@ -149,7 +149,8 @@ fn site_wide_noindex(site: &Site, out: &mut Findings<'_>) {
         });
         let share =
             crawled >= SITE_WIDE_MIN_PAGES && noindex * 100 >= crawled * SITE_WIDE_SHARE_PERCENT;
-        let Some((resource, page)) = home_noindex.or(first_noindex.filter(|_| share)) else {
+        let chosen = home_noindex.or(first_noindex.as_ref().filter(|_| share));
+        let Some((resource, page)) = chosen else {
             continue;
         };
         let directives = page.signals.directives(profile, site.audit_time);

@@ -2,11 +2,12 @@
 //! in `<head>`, the `Link` header, its sitemap entries' `xhtml:link`s), one shape for all three,
 //! quoted the same way.
 
-use crate::support::hreflang_evidence;
+use crate::support::{hreflang_evidence, ok_page};
 use crawlgate_core::Evidence;
 use crawlgate_core::signals::{Hreflang, LinkSource};
-use crawlgate_core::site::{FetchedPage, Resource, ResourceState, Site, normalized_for_compare};
+use crawlgate_core::site::{FetchedPage, Resource, Site, normalized_for_compare};
 use crawlgate_core::sitemap::Alternate;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use url::Url;
 
@@ -297,14 +298,12 @@ pub(super) fn codes_listed(annotations: &[&Annotation<'_>]) -> String {
 }
 
 /// The final 2xx response of `url`, when the crawl fetched one for it directly (no redirect).
-pub(super) fn fetched_ok<'s>(site: &'s Site, url: &Url) -> Option<(&'s Resource, &'s FetchedPage)> {
+pub(super) fn fetched_ok<'s>(
+    site: &'s Site,
+    url: &Url,
+) -> Option<(&'s Resource, Cow<'s, FetchedPage>)> {
     let resource = site.resource(url)?;
-    match &resource.state {
-        ResourceState::Fetched(page) if (200..300).contains(&page.status) => {
-            Some((resource, page.as_ref()))
-        }
-        _ => None,
-    }
+    Some((resource, ok_page(site, resource)?))
 }
 
 #[cfg(test)]

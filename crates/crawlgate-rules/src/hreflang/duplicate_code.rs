@@ -39,7 +39,7 @@ impl Rule for DuplicateCode {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {
-            let all = annotations::all(resource, page, &sitemaps);
+            let all = annotations::all(resource, &page, &sitemaps);
             // (place, code) -> alternates, the place being the source and, for sitemaps, the entry.
             let mut groups: BTreeMap<
                 (Via, String, u32, String),

@@ -38,7 +38,7 @@ declare_rule! {
 impl Rule for InvalidCode {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            for annotation in annotations::on_page(page) {
+            for annotation in annotations::on_page(&page) {
                 let Some(problem) = hreflang_problem(annotation.code.trim()) else {
                     continue;
                 };

@@ -48,7 +48,7 @@ impl Rule for MissingReturnLink {
             if page.canonical_elsewhere(&resource.url).is_some() {
                 continue;
             }
-            let mine = annotations::all(resource, page, &sitemaps);
+            let mine = annotations::all(resource, &page, &sitemaps);
             if mine.is_empty() {
                 continue;
             }
@@ -75,7 +75,7 @@ impl Rule for MissingReturnLink {
                 if only_in_shared_sitemap {
                     continue;
                 }
-                let theirs = annotations::all(other, other_page, &sitemaps);
+                let theirs = annotations::all(other, &other_page, &sitemaps);
                 if theirs.iter().any(|annotation| annotation.names_key(&me)) {
                     continue;
                 }

@@ -37,7 +37,7 @@ impl Rule for MissingSelfReference {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {
-            let own = annotations::on_page(page);
+            let own = annotations::on_page(&page);
             // A page read only in part may list itself past the cut (http/page-read-in-part).
             if own.is_empty()
                 || page.canonical_elsewhere(&resource.url).is_some()
@@ -45,7 +45,7 @@ impl Rule for MissingSelfReference {
             {
                 continue;
             }
-            let all = annotations::all(resource, page, &sitemaps);
+            let all = annotations::all(resource, &page, &sitemaps);
             if all.iter().any(|annotation| annotation.names(&resource.url)) {
                 continue;
             }

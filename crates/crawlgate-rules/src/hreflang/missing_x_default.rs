@@ -42,7 +42,7 @@ impl Rule for MissingXDefault {
             if page.canonical_elsewhere(&resource.url).is_some() || page.read_in_part() {
                 continue;
             }
-            let all = annotations::all(resource, page, &sitemaps);
+            let all = annotations::all(resource, &page, &sitemaps);
             if all.iter().any(annotations::Annotation::is_x_default) {
                 continue;
             }

@@ -35,7 +35,7 @@ declare_rule! {
 impl Rule for RelativeUrl {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
-            for annotation in annotations::on_page(page) {
+            for annotation in annotations::on_page(&page) {
                 let Some(kind) = relative_kind(annotation.href) else {
                     continue;
                 };

@@ -43,7 +43,7 @@ impl Rule for SourceConflict {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {
-            let all = annotations::all(resource, page, &sitemaps);
+            let all = annotations::all(resource, &page, &sitemaps);
             let mut by_code: ByPlace<'_, '_> = BTreeMap::new();
             let mut by_url: ByPlace<'_, '_> = BTreeMap::new();
             for annotation in &all {

@@ -40,7 +40,7 @@ impl Rule for TargetError {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {
-            let all = annotations::all(resource, page, &sitemaps);
+            let all = annotations::all(resource, &page, &sitemaps);
             for (target, naming) in by_target(&all) {
                 if same_document(target, &resource.url) {
                     continue;
@@ -50,9 +50,9 @@ impl Rule for TargetError {
                 };
                 let outcome = match &other.state {
                     ResourceState::Fetched(other_page)
-                        if !(200..300).contains(&other_page.status) =>
+                        if !(200..300).contains(&other_page.status()) =>
                     {
-                        format!("answers {}", other_page.status)
+                        format!("answers {}", other_page.status())
                     }
                     ResourceState::Redirected {
                         final_url,

@@ -43,7 +43,7 @@ impl Rule for TargetNotIndexable {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {
-            let all = annotations::all(resource, page, &sitemaps);
+            let all = annotations::all(resource, &page, &sitemaps);
             let targets = by_target(&all);
             for (index, profile) in profiles_meant_to_crawl(site) {
                 if resource.verdict(index).is_some_and(|v| !v.allowed) {

@@ -51,7 +51,7 @@ pub(crate) enum End<'a> {
 pub(crate) fn end(resource: &Resource) -> End<'_> {
     match &resource.state {
         ResourceState::Fetched(page) => End::Status {
-            status: page.status,
+            status: page.status(),
             redirected: false,
         },
         ResourceState::Redirected {

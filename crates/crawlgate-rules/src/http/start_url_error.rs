@@ -67,14 +67,14 @@ impl Rule for StartUrlError {
             ResourceState::Redirected { final_url, .. } => {
                 if let Some(target) = site.resource(final_url) {
                     report = report.evidence(response_evidence(target));
-                    report = report.evidence_all(auth_header(target));
+                    report = report.evidence_all(auth_header(site, target));
                 }
             }
             ResourceState::Failed { hops: chain, .. } if !chain.is_empty() => {
                 let to = last_location(hops(start)).unwrap_or_default();
                 report = report.evidence(chain_evidence(start, to));
             }
-            _ => report = report.evidence_all(auth_header(start)),
+            _ => report = report.evidence_all(auth_header(site, start)),
         }
         out.report(report);
     }
@@ -125,8 +125,8 @@ pub fn start_url_answer(site: &Site) -> Option<String> {
 }
 
 /// The `WWW-Authenticate` header of a 401, quoted: what the site asks for.
-fn auth_header(resource: &crawlgate_core::site::Resource) -> Option<Evidence> {
-    let page = resource.page()?;
+fn auth_header(site: &Site, resource: &crawlgate_core::site::Resource) -> Option<Evidence> {
+    let page = site.page(resource)?;
     let line = page.headers.iter().find(|h| h.is("www-authenticate"))?;
     Some(Evidence::HttpHeader {
         url: resource.url.to_string(),

@@ -156,7 +156,8 @@ pub(super) fn not_indexable_evidence(
     profile_index: usize,
     reason: &NotIndexable,
 ) -> Vec<Evidence> {
-    let page = resource.page();
+    let page = site.page(resource);
+    let page = page.as_deref();
     match reason {
         NotIndexable::Disallowed => vec![verdict_evidence(site, profile_index, &resource.url)],
         NotIndexable::Noindex => {

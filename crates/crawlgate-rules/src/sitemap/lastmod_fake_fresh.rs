@@ -1,3 +1,4 @@
+use crate::support::ok_page;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
 use crawlgate_core::site::SitemapFile;
@@ -81,8 +82,7 @@ fn newer_than_server(site: &Site, sitemap: &SitemapFile, entry: &Entry, out: &mu
     let Some(page) = url::Url::parse(&entry.loc)
         .ok()
         .and_then(|url| site.resource(&url))
-        .and_then(|resource| resource.page())
-        .filter(|page| (200..300).contains(&page.status))
+        .and_then(|resource| ok_page(site, resource))
     else {
         return;
     };

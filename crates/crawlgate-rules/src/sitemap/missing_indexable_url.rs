@@ -62,11 +62,11 @@ impl Rule for MissingIndexableUrl {
         let unread = unread_note(site);
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
-                let is_html_page = resource.kind == ResourceKind::Page
-                    && resource.page().is_some_and(|page| page.signals.is_html);
-                if !is_html_page
+                // The page itself is read last: it may be in the page store.
+                if resource.kind != ResourceKind::Page
                     || !resource.listed_in.is_empty()
                     || !origins.contains(&origin_of(&resource.url))
+                    || !site.page(resource).is_some_and(|page| page.signals.is_html)
                     || !site.indexability(resource, index).is_indexable()
                 {
                     continue;

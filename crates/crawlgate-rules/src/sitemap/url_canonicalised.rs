@@ -1,5 +1,5 @@
 use super::evidence::{first_sitemap, listings_evidence};
-use crate::support::canonical_evidence;
+use crate::support::{canonical_evidence, ok_page};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -39,7 +39,7 @@ impl Rule for UrlCanonicalised {
             if resource.listed_in.is_empty() {
                 continue;
             }
-            let Some(page) = resource.page().filter(|p| (200..300).contains(&p.status)) else {
+            let Some(page) = ok_page(site, resource) else {
                 continue;
             };
             let elsewhere = page.signals.effective_canonicals().into_iter().find(|c| {

@@ -42,8 +42,8 @@ impl Rule for UrlError {
                 continue;
             }
             let problem = match &resource.state {
-                ResourceState::Fetched(page) if !(200..300).contains(&page.status) => {
-                    error_status_words(page.status)
+                ResourceState::Fetched(page) if !(200..300).contains(&page.status()) => {
+                    error_status_words(page.status())
                 }
                 ResourceState::Failed { kind, message, .. } => {
                     format!("gives no response ({}): {message}", kind.as_str())

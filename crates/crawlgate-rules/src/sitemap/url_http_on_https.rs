@@ -100,7 +100,7 @@ fn preferred_scheme(site: &Site) -> Option<Preferred> {
         }
         _ => start,
     };
-    let page = home.page()?;
+    let page = site.page(home)?;
     let canonical = page
         .signals
         .effective_canonicals()

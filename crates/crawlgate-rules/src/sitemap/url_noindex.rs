@@ -1,5 +1,5 @@
 use super::evidence::{first_sitemap, listings_evidence};
-use crate::support::{directive_evidence, profiles};
+use crate::support::{directive_evidence, ok_page, profiles};
 use crawlgate_core::Site;
 use crawlgate_core::declare_rule;
 use crawlgate_core::rule::{Findings, Occurrence, Rule};
@@ -41,7 +41,7 @@ impl Rule for UrlNoindex {
                 {
                     continue;
                 }
-                let Some(page) = resource.page().filter(|p| (200..300).contains(&p.status)) else {
+                let Some(page) = ok_page(site, resource) else {
                     continue;
                 };
                 let directives = page.signals.directives(profile, site.audit_time);

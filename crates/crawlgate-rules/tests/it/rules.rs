@@ -198,6 +198,11 @@ fn fires_on_its_fixture_and_stays_quiet_on_its_clean_site(rule: &dyn Rule) {
     let id = rule.meta().id;
     let dir = fixture::rule_dir(id);
     let mut failures = Vec::new();
+    for name in ["fires.toml", "clean.toml"] {
+        if let Err(failure) = same_findings_from_the_page_store(rule, &dir.join(name)) {
+            failures.push(format!("{id}: {name}: {failure}"));
+        }
+    }
     match fixture::load_site(&dir.join("fires.toml")) {
         Err(e) => failures.push(format!("{id}: fires.toml: {e}")),
         Ok(site) => {
@@ -221,6 +226,30 @@ fn fires_on_its_fixture_and_stays_quiet_on_its_clean_site(rule: &dyn Rule) {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The rule finds the same on the fixture with every page held in memory as with every page
+/// read back from the page store (`--pages-in-memory 0`).
+fn same_findings_from_the_page_store(
+    rule: &dyn Rule,
+    path: &std::path::Path,
+) -> Result<(), String> {
+    let fixture = fixture::load_fixture(path)?;
+    let held = fixture::run(rule, &fixture.crawl()?);
+    let site = fixture.crawl_stored()?;
+    let stored = fixture::run(rule, &site);
+    if let Some(error) = site.page_store_error() {
+        return Err(format!("a page was not read back: {error}"));
+    }
+    if site.stats.pages_fetched > 0 && site.stats.pages_stored == 0 {
+        return Err("no page went to the page store".to_owned());
+    }
+    if held != stored {
+        return Err(format!(
+            "other findings with the pages in the page store:\n{held:#?}\nagainst\n{stored:#?}"
+        ));
+    }
+    Ok(())
 }
 
 #[test]

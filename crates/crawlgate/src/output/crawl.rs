@@ -27,7 +27,7 @@ struct Record<'a> {
     final_url: Option<&'a str>,
     hops: &'a [RedirectHop],
     status: Option<u16>,
-    content_type: Option<&'a str>,
+    content_type: Option<String>,
     /// Body bytes read (after content decoding, up to the cap).
     bytes: Option<u64>,
     truncated: bool,
@@ -154,11 +154,16 @@ fn record<'a>(site: &'a Site, resource: &'a Resource) -> Record<'a> {
         signals: None,
     };
     match &resource.state {
-        ResourceState::Fetched(page) => {
+        ResourceState::Fetched(_) => {
+            let Some(page) = site.page(resource) else {
+                // A stored page that could not be read back: the site says why.
+                record.state = "fetched";
+                return record;
+            };
             record.state = "fetched";
             record.final_url = Some(resource.url.as_str());
             record.status = Some(page.status);
-            record.content_type = page.content_type();
+            record.content_type = page.content_type().map(str::to_owned);
             record.bytes = Some(page.body_len);
             record.truncated = page.body_truncated;
             let profiles = &site.profiles;
@@ -276,7 +281,7 @@ pub fn summary(site: &Site, elapsed: Duration, http: &HttpOptions) -> String {
     let mut redirects = 0u64;
     for resource in site.resources() {
         match &resource.state {
-            ResourceState::Fetched(page) => *statuses.entry(page.status).or_default() += 1,
+            ResourceState::Fetched(page) => *statuses.entry(page.status()).or_default() += 1,
             ResourceState::Redirected { .. } => redirects += 1,
             ResourceState::Failed { kind, .. } => *failures.entry(kind.as_str()).or_default() += 1,
             ResourceState::NotFetched(reason) => {

@@ -13,6 +13,7 @@ use crawlgate_core::site::{
 use crawlgate_crawl::HttpOptions;
 use crawlgate_serve::{Route, ServedSite, SiteServer};
 use crawlgate_test_support::html::page;
+use std::borrow::Cow;
 use std::time::Duration;
 use url::Url;
 
@@ -40,11 +41,10 @@ async fn crawl_with(site: ServedSite, http: &HttpOptions) -> (Site, SiteServer) 
     (site, server)
 }
 
-fn fetched<'a>(site: &'a Site, url: &Url) -> &'a FetchedPage {
-    match &resource(site, url).state {
-        ResourceState::Fetched(page) => page,
-        other => panic!("{url} was not fetched: {other:?}"),
-    }
+fn fetched<'a>(site: &'a Site, url: &Url) -> Cow<'a, FetchedPage> {
+    let resource = resource(site, url);
+    site.page(resource)
+        .unwrap_or_else(|| panic!("{url} was not fetched: {:?}", resource.state))
 }
 
 fn failure(site: &Site, url: &Url) -> FailureKind {

@@ -58,7 +58,7 @@ pub(crate) fn resource<'a>(site: &'a Site, url: &Url) -> &'a Resource {
 /// The status of a fetched resource.
 pub(crate) fn status(site: &Site, url: &Url) -> u16 {
     match &resource(site, url).state {
-        ResourceState::Fetched(page) => page.status,
+        ResourceState::Fetched(page) => page.status(),
         other => panic!("{url} was not fetched: {other:?}"),
     }
 }
