@@ -21,6 +21,17 @@ use std::fmt::Debug;
 pub trait Rule: Declared + Send + Sync + Debug {
     /// Report every instance of the problem in `site` into `out`.
     fn check(&self, site: &Site, out: &mut Findings<'_>);
+
+    /// Whether the rule finds what it finds page by page: each finding comes from one
+    /// resource its iteration ([`Site::resources`], [`Site::fetched`]) yields, and depends on
+    /// that resource and on lookups only (no count, set or "first" kept across resources).
+    /// Such a rule gives the same findings run over the site a window at a time
+    /// ([`Site::set_window`]), which is how an audit whose pages are in the page store runs it:
+    /// each stored page is read once for all such rules. `false` (the default) runs the rule
+    /// over the whole site.
+    fn page_local(&self) -> bool {
+        false
+    }
 }
 
 /// A rule's identity and docs: implemented by [`declare_rule!`](crate::declare_rule), never by
@@ -225,13 +236,7 @@ impl<'a> Findings<'a> {
     }
 
     fn keep_first(&mut self, cap: usize) {
-        let mine = self.out.len() - self.start;
-        if mine <= cap {
-            return;
-        }
-        self.out[self.start..].sort_by(Finding::report_order);
-        self.out.truncate(self.start + cap);
-        self.omitted += (mine - cap) as u64;
+        self.omitted += keep_first_from(self.out, self.start, cap);
     }
 
     /// Report a finding at the rule's default severity.
@@ -256,6 +261,24 @@ impl<'a> Findings<'a> {
             self.keep_first(MAX_FINDINGS_PER_RULE);
         }
     }
+}
+
+/// Keep the first [`MAX_FINDINGS_PER_RULE`] of one rule's `findings` in report order; how many
+/// were left out. For findings gathered over several runs of the rule (a window at a time,
+/// [`Rule::page_local`]): the first of all are among the first of each run.
+pub fn keep_first_findings(findings: &mut Vec<Finding>) -> u64 {
+    keep_first_from(findings, 0, MAX_FINDINGS_PER_RULE)
+}
+
+/// Keep the first `cap` of `out[start..]` in report order; how many were left out.
+fn keep_first_from(out: &mut Vec<Finding>, start: usize, cap: usize) -> u64 {
+    let mine = out.len() - start;
+    if mine <= cap {
+        return 0;
+    }
+    out[start..].sort_by(Finding::report_order);
+    out.truncate(start + cap);
+    (mine - cap) as u64
 }
 
 /// One occurrence of the problem a rule checks for; [`Findings::report`] turns it into a

@@ -50,7 +50,13 @@ pub struct Auditor {
     generated_at: bool,
     /// Render the crawl's pages in headless Chromium (`--render`).
     render: Option<RenderSettings>,
+    /// Resources per window when page-local rules run over a site with stored pages.
+    page_window: usize,
 }
+
+/// Resources per window ([`AuditorBuilder::page_window`]): the window's stored pages are held
+/// in memory while the page-local rules read them.
+pub const DEFAULT_PAGE_WINDOW: usize = 32_768;
 
 impl std::fmt::Debug for Auditor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -79,6 +85,7 @@ impl Auditor {
                 audit_time: None,
                 generated_at: false,
                 render: None,
+                page_window: DEFAULT_PAGE_WINDOW,
             },
             ca_certs: Vec::new(),
             resolve: Vec::new(),
@@ -172,8 +179,9 @@ impl Auditor {
     /// [`Auditor::check`], taking the site: the report's page records replace the site's one by
     /// one ([`crawlgate_report::build_owned`]), so a large crawl's peak memory is the larger of
     /// the two, not both. The same report.
-    pub fn check_owned(&self, site: Site) -> Report {
-        let (findings, metas, options) = self.findings_and_metas(&site);
+    pub fn check_owned(&self, mut site: Site) -> Report {
+        let results = self.run_rules_in_windows(&mut site);
+        let (findings, metas, options) = self.outcome_and_metas(&site, results);
         let mut report = crawlgate_report::build_owned(site, findings.kept, &metas, &options);
         findings.unlisted.count_in(&mut report);
         report
@@ -181,7 +189,17 @@ impl Auditor {
 
     /// The rules' findings over `site`, the rules that ran, and the build options.
     fn findings_and_metas(&self, site: &Site) -> (RuleOutcome, Vec<&RuleMeta>, BuildOptions) {
-        let findings = self.findings(site);
+        let results = self.run_rules(site, &self.running_rules(site));
+        self.outcome_and_metas(site, results)
+    }
+
+    /// [`Auditor::findings_and_metas`] of the rules' `results`.
+    fn outcome_and_metas(
+        &self,
+        site: &Site,
+        results: Vec<RuleRun>,
+    ) -> (RuleOutcome, Vec<&RuleMeta>, BuildOptions) {
+        let findings = self.findings(results);
         // The rules that ran: a disabled rule is not reported as checked.
         let metas: Vec<&RuleMeta> = self
             .rules
@@ -210,8 +228,7 @@ impl Auditor {
                 || site.stats.pages_rendered > 0)
     }
 
-    fn findings(&self, site: &Site) -> RuleOutcome {
-        let results = self.run_rules(site);
+    fn findings(&self, results: Vec<RuleRun>) -> RuleOutcome {
         // Sized once: growing it while every rule's findings are still held would copy them.
         let mut kept = Vec::with_capacity(results.iter().map(|(_, found, _)| found.len()).sum());
         let mut suppressed = 0;
@@ -242,13 +259,7 @@ impl Auditor {
     /// out. The rules only read the site, so they run on as many threads as there are cores
     /// (each takes the next rule not yet taken); the results are put back in rule order, so the
     /// report is the same whatever the threads did.
-    fn run_rules(&self, site: &Site) -> Vec<RuleRun> {
-        let rules: Vec<&dyn Rule> = self
-            .rules
-            .iter()
-            .map(AsRef::as_ref)
-            .filter(|rule| self.runs(rule.meta(), site))
-            .collect();
+    fn run_rules(&self, site: &Site, rules: &[&dyn Rule]) -> Vec<RuleRun> {
         let run = |rule: &dyn Rule| {
             let meta = rule.meta();
             let mut found = Vec::new();
@@ -261,7 +272,7 @@ impl Auditor {
             .map_or(1, std::num::NonZero::get)
             .min(rules.len());
         if threads <= 1 {
-            return rules.into_iter().map(run).collect();
+            return rules.iter().map(|rule| run(*rule)).collect();
         }
         let next = std::sync::atomic::AtomicUsize::new(0);
         let work = || {
@@ -289,6 +300,58 @@ impl Auditor {
         });
         results.sort_unstable_by_key(|(index, _)| *index);
         results.into_iter().map(|(_, result)| result).collect()
+    }
+
+    /// The rules that run on `site`, in order.
+    fn running_rules(&self, site: &Site) -> Vec<&dyn Rule> {
+        self.rules
+            .iter()
+            .map(AsRef::as_ref)
+            .filter(|rule| self.runs(rule.meta(), site))
+            .collect()
+    }
+
+    /// [`Auditor::run_rules`] over a site whose pages may be in the page store: the
+    /// page-local rules ([`Rule::page_local`]) run over the site a window of resources at a
+    /// time ([`Site::set_window`]), so that each stored page is read back once for all of them
+    /// rather than once per rule; the others run over the whole site. The same findings: each
+    /// window's are gathered and bounded as one run's would be.
+    fn run_rules_in_windows(&self, site: &mut Site) -> Vec<RuleRun> {
+        let rules = self.running_rules(site);
+        if site.stats.pages_stored == 0 {
+            return self.run_rules(site, &rules);
+        }
+        let (local, whole): (Vec<&dyn Rule>, Vec<&dyn Rule>) =
+            rules.iter().partition(|rule| rule.page_local());
+        let mut whole_runs = self.run_rules(site, &whole).into_iter();
+        let mut gathered: Vec<RuleRun> = local
+            .iter()
+            .map(|rule| (rule.meta(), Vec::new(), 0))
+            .collect();
+        let count = site.resource_count();
+        let window = self.page_window.max(1);
+        for start in (0..count).step_by(window) {
+            site.set_window(Some(start..start.saturating_add(window)));
+            for ((_, kept, omitted), (_, found, left_out)) in
+                gathered.iter_mut().zip(self.run_rules(site, &local))
+            {
+                kept.extend(found);
+                *omitted += left_out + crawlgate_core::rule::keep_first_findings(kept);
+            }
+        }
+        site.set_window(None);
+        // Back in rule order: each part kept its rules' order.
+        let mut local_runs = gathered.into_iter();
+        rules
+            .iter()
+            .filter_map(|rule| {
+                if rule.page_local() {
+                    local_runs.next()
+                } else {
+                    whole_runs.next()
+                }
+            })
+            .collect()
     }
 
     /// The stop handle: call `stop()` (from a signal handler, another task) to end the crawl early;
@@ -340,6 +403,10 @@ impl Declared for BuiltIn {
 impl Rule for BuiltIn {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         self.0.check(site, out);
+    }
+
+    fn page_local(&self) -> bool {
+        self.0.page_local()
     }
 }
 
@@ -492,6 +559,15 @@ impl AuditorBuilder {
     /// Stamp the report with the time it was generated (default off: reports are deterministic).
     pub fn timestamp_report(mut self, on: bool) -> Self {
         self.auditor.generated_at = on;
+        self
+    }
+
+    /// Resources per window when the page-local rules run over a site whose pages are in the
+    /// page store ([`DEFAULT_PAGE_WINDOW`]; at least 1): each window's stored pages are held in
+    /// memory while those rules read them. A smaller window holds less; a larger one costs the
+    /// rules fewer passes.
+    pub fn page_window(mut self, resources: usize) -> Self {
+        self.auditor.page_window = resources.max(1);
         self
     }
 

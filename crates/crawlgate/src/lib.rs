@@ -38,7 +38,7 @@ mod config;
 pub mod diff;
 pub mod output;
 
-pub use auditor::{Audit, AuditError, Auditor, AuditorBuilder};
+pub use auditor::{Audit, AuditError, Auditor, AuditorBuilder, DEFAULT_PAGE_WINDOW};
 pub use config::{ConfigError, ConfigFile, RuleConfig, RuleLevel, SuppressEntry, Suppression};
 
 #[doc(inline)]

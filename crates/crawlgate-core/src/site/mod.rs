@@ -85,6 +85,10 @@ pub struct Site {
     page_store: Option<Arc<dyn PageStore>>,
     /// The first failure to read a stored page back: the findings that needed it are missing.
     page_store_error: OnceLock<String>,
+    /// The resources iteration shows ([`Site::set_window`]); `None`: all of them.
+    window: Option<std::ops::Range<usize>>,
+    /// The stored pages of the window, read into memory: where each goes back to.
+    window_stored: Vec<(usize, PageKey, u16)>,
 }
 
 impl Site {
@@ -137,6 +141,8 @@ impl Site {
             robots_lint,
             page_store,
             page_store_error: OnceLock::new(),
+            window: None,
+            window_stored: Vec::new(),
         }
     }
 
@@ -161,9 +167,47 @@ impl Site {
         lint_options_for(&self.profiles)
     }
 
-    /// Every known URL, sorted by URL.
+    /// Every known URL, sorted by URL (those of the window, when one is set:
+    /// [`Site::set_window`]).
     pub fn resources(&self) -> &[Resource] {
-        &self.resources
+        match &self.window {
+            Some(range) => self.resources.get(range.clone()).unwrap_or_default(),
+            None => &self.resources,
+        }
+    }
+
+    /// How many URLs the site knows, whatever the window.
+    pub fn resource_count(&self) -> usize {
+        self.resources.len()
+    }
+
+    /// Show only the resources at `range` (positions in URL order) to iteration
+    /// ([`Site::resources`], [`Site::fetched`], [`Site::rendered`]), with their stored pages
+    /// read into memory once; lookups ([`Site::resource`], [`Site::page`]) still see the whole
+    /// site. `None` shows every resource again and lets the window's pages go back to the
+    /// store. For rules whose findings on a page depend on that page alone (and on lookups):
+    /// run a window at a time, each stored page is read once for all of them, not once per rule.
+    pub fn set_window(&mut self, range: Option<std::ops::Range<usize>>) {
+        for (at, key, status) in std::mem::take(&mut self.window_stored) {
+            self.resources[at].state = ResourceState::Fetched(PageSlot::Stored { key, status });
+        }
+        let Some(range) = range else {
+            self.window = None;
+            return;
+        };
+        let range = range.start.min(self.resources.len())..range.end.min(self.resources.len());
+        for at in range.clone() {
+            let ResourceState::Fetched(PageSlot::Stored { key, status }) = self.resources[at].state
+            else {
+                continue;
+            };
+            // A page that cannot be read back stays stored: reading it fails again, and says so.
+            if let Some(page) = self.read_stored(key) {
+                self.resources[at].state = ResourceState::Fetched(PageSlot::Held(Box::new(page)));
+                self.window_stored.push((at, key, status));
+            }
+        }
+        self.window = Some(range);
     }
 
     /// Take every known URL out of the site, sorted by URL, leaving it with none. For a consumer
@@ -171,6 +215,7 @@ impl Site {
     /// site (the report's build): the resources and what is made of them are then never all
     /// held at once, which on a large crawl is most of the memory.
     pub fn take_resources(&mut self) -> Vec<Resource> {
+        self.set_window(None);
         self.index = hashbrown::HashTable::new();
         self.found_rank = Vec::new();
         std::mem::take(&mut self.resources)
@@ -187,7 +232,7 @@ impl Site {
     /// Fetched pages and assets with a final (non-redirect) response, sorted by URL. A page
     /// held in memory is borrowed; a stored one is read back (see [`Site::page`]).
     pub fn fetched(&self) -> impl Iterator<Item = (&Resource, Cow<'_, FetchedPage>)> {
-        self.resources
+        self.resources()
             .iter()
             .filter_map(|resource| Some((resource, self.page(resource)?)))
     }
@@ -264,6 +309,8 @@ impl Site {
             },
             _ => return false,
         };
+        // Kept in memory for good, whatever a window says.
+        self.window_stored.retain(|&(i, ..)| i != at as usize);
         let state = &mut self.resources[at as usize].state;
         if let Some(page) = held {
             *state = ResourceState::Fetched(PageSlot::Held(Box::new(page)));
@@ -286,7 +333,7 @@ impl Site {
 
     /// Pages rendered in a browser, sorted by URL (held in memory: [`Site::set_rendered`]).
     pub fn rendered(&self) -> impl Iterator<Item = (&Resource, &FetchedPage, &RenderedPage)> {
-        self.resources
+        self.resources()
             .iter()
             .filter_map(|resource| match &resource.state {
                 ResourceState::Fetched(PageSlot::Held(page)) => {

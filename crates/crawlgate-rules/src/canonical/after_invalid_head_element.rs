@@ -43,6 +43,10 @@ declare_rule! {
 }
 
 impl Rule for AfterInvalidHeadElement {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let Some(head_break) = &page.signals.head_break else {

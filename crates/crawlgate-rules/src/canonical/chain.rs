@@ -33,6 +33,10 @@ declare_rule! {
 }
 
 impl Rule for Chain {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for (canonical, target_url) in targets(&resource.url, &page.signals) {

@@ -33,6 +33,10 @@ declare_rule! {
 }
 
 impl Rule for CrossDomain {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let url = &resource.url;

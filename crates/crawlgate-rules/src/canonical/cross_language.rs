@@ -49,6 +49,10 @@ fn alternates_naming<'a>(alternates: &[(String, &'a Hreflang)], url: &Url) -> Ve
 }
 
 impl Rule for CrossLanguage {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             // Normalised once: a page may list hundreds of alternates.

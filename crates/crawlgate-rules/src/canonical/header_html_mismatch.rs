@@ -37,6 +37,10 @@ declare_rule! {
 }
 
 impl Rule for HeaderHtmlMismatch {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let effective = page.signals.effective_canonicals();

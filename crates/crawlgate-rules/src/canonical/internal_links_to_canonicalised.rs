@@ -31,6 +31,10 @@ declare_rule! {
 }
 
 impl Rule for InternalLinksToCanonicalised {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let links = &resource.inbound_links;

@@ -32,6 +32,10 @@ declare_rule! {
 }
 
 impl Rule for Missing {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             // A page read only in part may declare its canonical past the cut

@@ -46,6 +46,10 @@ fn times(n: usize) -> String {
 }
 
 impl Rule for MultipleIdentical {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let effective = page.signals.effective_canonicals();

@@ -35,6 +35,10 @@ declare_rule! {
 }
 
 impl Rule for TargetNoindex {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in ok_pages(site) {

@@ -42,6 +42,10 @@ fn is_home_alias(url: &Url) -> bool {
 }
 
 impl Rule for ToHomepage {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let url = &resource.url;

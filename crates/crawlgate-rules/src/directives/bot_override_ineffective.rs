@@ -65,6 +65,10 @@ fn occurs(
 }
 
 impl Rule for BotOverrideIneffective {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {

@@ -101,6 +101,10 @@ fn contradictions<'a>(
 }
 
 impl Rule for MetaHeaderConflict {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {

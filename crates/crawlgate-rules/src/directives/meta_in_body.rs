@@ -34,6 +34,10 @@ declare_rule! {
 }
 
 impl Rule for MetaInBody {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             for meta in page.signals.meta_robots.iter().filter(|meta| !meta.in_head) {

@@ -41,6 +41,10 @@ declare_rule! {
 }
 
 impl Rule for Noindex {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {

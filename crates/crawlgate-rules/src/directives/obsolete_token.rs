@@ -43,6 +43,10 @@ fn why_unused(name: &str) -> &'static str {
 }
 
 impl Rule for ObsoleteToken {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let read = rules_read_by_any_profile(site, &page);

@@ -57,6 +57,10 @@ fn is_meta(rule: &Directive) -> bool {
 }
 
 impl Rule for RedundantSources {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for (resource, page) in readable_pages(site, index) {

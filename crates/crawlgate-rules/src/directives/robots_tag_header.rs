@@ -32,6 +32,10 @@ declare_rule! {
 }
 
 impl Rule for RobotsTagHeader {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let draft: Vec<_> = page

@@ -61,6 +61,10 @@ fn meant_rule(token: &str) -> Option<&'static str> {
 }
 
 impl Rule for UnknownToken {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let read = rules_read_by_any_profile(site, &page);

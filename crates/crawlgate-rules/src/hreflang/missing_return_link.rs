@@ -42,6 +42,10 @@ declare_rule! {
 }
 
 impl Rule for MissingReturnLink {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {

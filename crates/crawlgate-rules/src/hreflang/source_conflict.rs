@@ -40,6 +40,10 @@ declare_rule! {
 type ByPlace<'b, 'a> = BTreeMap<String, BTreeMap<Via, &'b Annotation<'a>>>;
 
 impl Rule for SourceConflict {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         let sitemaps = SitemapAlternates::new(site);
         for (resource, page) in ok_pages(site) {

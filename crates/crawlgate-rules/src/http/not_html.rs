@@ -43,6 +43,10 @@ declare_rule! {
 }
 
 impl Rule for NotHtml {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in ok_pages(site) {
             let Some(found) = &page.signals.not_html else {

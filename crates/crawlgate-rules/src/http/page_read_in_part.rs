@@ -35,6 +35,10 @@ declare_rule! {
 }
 
 impl Rule for PageReadInPart {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in site.fetched() {
             let mut what = Vec::new();

@@ -37,6 +37,10 @@ declare_rule! {
 }
 
 impl Rule for BlockedNoindex {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles_meant_to_crawl(site) {
             for (resource, page) in site.fetched() {

@@ -4,4 +4,5 @@
 
 mod ca_cert;
 mod examples;
+mod page_store;
 mod resolve;
