@@ -475,7 +475,7 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
                 indexable: false,
                 why_not: None,
             };
-            let view = match site.indexability(resource, index) {
+            let view = match site.indexability_of(resource, page, index) {
                 Indexability::Indexable => ProfileView {
                     indexable: true,
                     ..view

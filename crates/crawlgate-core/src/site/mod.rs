@@ -393,6 +393,28 @@ impl Site {
     /// "Indexable"): final response 200, not disallowed, no effective noindex, and canonical absent
     /// or pointing at itself.
     pub fn indexability(&self, resource: &Resource, profile_index: usize) -> Indexability {
+        self.indexability_reading(resource, profile_index, || self.page(resource))
+    }
+
+    /// [`Site::indexability`] of a resource whose page the caller holds already (`page`, what
+    /// [`Site::page`] gave): a stored page is not read back again.
+    pub fn indexability_of(
+        &self,
+        resource: &Resource,
+        page: Option<&FetchedPage>,
+        profile_index: usize,
+    ) -> Indexability {
+        self.indexability_reading(resource, profile_index, || page.map(Cow::Borrowed))
+    }
+
+    /// [`Site::indexability`], the page read (by `page`) only when the verdict and the status
+    /// leave the question open.
+    fn indexability_reading<'a>(
+        &self,
+        resource: &Resource,
+        profile_index: usize,
+        page: impl FnOnce() -> Option<Cow<'a, FetchedPage>>,
+    ) -> Indexability {
         let Some(profile) = self.profiles.get(profile_index) else {
             return Indexability::NotIndexable(NotIndexable::NotFetched);
         };
@@ -403,11 +425,8 @@ impl Site {
         {
             return Indexability::NotIndexable(NotIndexable::Disallowed);
         }
-        let page = match &resource.state {
-            ResourceState::Fetched(_) => match self.page(resource) {
-                Some(page) => page,
-                None => return Indexability::NotIndexable(NotIndexable::NotFetched),
-            },
+        let status = match &resource.state {
+            ResourceState::Fetched(slot) => slot.status(),
             ResourceState::Redirected { .. } => {
                 return Indexability::NotIndexable(NotIndexable::Redirects);
             }
@@ -415,9 +434,12 @@ impl Site {
                 return Indexability::NotIndexable(NotIndexable::NotFetched);
             }
         };
-        if page.status != 200 {
-            return Indexability::NotIndexable(NotIndexable::Status(page.status));
+        if status != 200 {
+            return Indexability::NotIndexable(NotIndexable::Status(status));
         }
+        let Some(page) = page() else {
+            return Indexability::NotIndexable(NotIndexable::NotFetched);
+        };
         if page
             .signals
             .directives(profile, self.audit_time)

@@ -43,8 +43,10 @@ impl Rule for Missing {
             if !page.signals.is_html || !page.signals.canonicals.is_empty() || page.read_in_part() {
                 continue;
             }
-            let indexable =
-                profiles(site).any(|(index, _)| site.indexability(resource, index).is_indexable());
+            let indexable = profiles(site).any(|(index, _)| {
+                site.indexability_of(resource, Some(&page), index)
+                    .is_indexable()
+            });
             if !indexable {
                 continue;
             }

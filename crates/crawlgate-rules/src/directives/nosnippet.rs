@@ -42,7 +42,11 @@ impl Rule for Nosnippet {
             for (resource, page) in readable_pages(site, index) {
                 let directives = page.signals.directives(profile, site.audit_time);
                 let sources = directives.nosnippet_sources();
-                if sources.is_empty() || !site.indexability(resource, index).is_indexable() {
+                if sources.is_empty()
+                    || !site
+                        .indexability_of(resource, Some(&page), index)
+                        .is_indexable()
+                {
                     continue;
                 }
                 // AI Overviews are Google's; say it of Google's crawlers only.

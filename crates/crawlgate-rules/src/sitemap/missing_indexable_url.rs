@@ -62,12 +62,18 @@ impl Rule for MissingIndexableUrl {
         let unread = unread_note(site);
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
-                // The page itself is read last: it may be in the page store.
+                // The page itself is read last, once: it may be in the page store.
                 if resource.kind != ResourceKind::Page
                     || !resource.listed_in.is_empty()
                     || !origins.contains(&origin_of(&resource.url))
-                    || !site.page(resource).is_some_and(|page| page.signals.is_html)
-                    || !site.indexability(resource, index).is_indexable()
+                {
+                    continue;
+                }
+                let page = site.page(resource);
+                if !page.as_ref().is_some_and(|page| page.signals.is_html)
+                    || !site
+                        .indexability_of(resource, page.as_deref(), index)
+                        .is_indexable()
                 {
                     continue;
                 }
