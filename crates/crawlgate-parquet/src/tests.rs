@@ -23,13 +23,13 @@ fn minimal() -> Report {
 fn page(url: &str) -> PageRecord {
     PageRecord {
         url: url.to_owned(),
-        kind: "page".to_owned(),
+        kind: "page".into(),
         depth: Some(1),
-        state: "fetched".to_owned(),
+        state: "fetched".into(),
         status: Some(200),
         final_url: None,
         detail: None,
-        content_type: Some("text/html".to_owned()),
+        content_type: Some("text/html".into()),
         canonical: None,
         last_modified: None,
         alternates: Vec::new(),
@@ -114,10 +114,10 @@ fn rich() -> Report {
     // Known from a link, never fetched, no verdict.
     let mut unknown = page("https://example.test/unknown");
     unknown.depth = None;
-    unknown.state = "not-fetched".to_owned();
+    unknown.state = "not-fetched".into();
     unknown.status = None;
     unknown.content_type = None;
-    unknown.detail = Some("past --max-pages".to_owned());
+    unknown.detail = Some("past --max-pages".into());
 
     report.pages = vec![home, private, unknown];
     report.findings = vec![

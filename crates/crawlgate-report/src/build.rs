@@ -14,6 +14,7 @@ use crawlgate_core::site::{
     RobotsFile, SitemapFile, SitemapSource, SitemapState,
 };
 use crawlgate_core::{Finding, RuleMeta, Severity, Site};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Options for [`build`].
@@ -413,8 +414,8 @@ fn sitemap_state_name(state: &SitemapState) -> &'static str {
 
 fn page_record(site: &Site, resource: &Resource) -> PageRecord {
     let kind = match resource.kind {
-        ResourceKind::Page => "page".to_owned(),
-        ResourceKind::Asset(kind) => kind.as_str().to_owned(),
+        ResourceKind::Page => "page",
+        ResourceKind::Asset(kind) => kind.as_str(),
     };
     let page = site.page(resource);
     let page = page.as_deref();
@@ -495,15 +496,15 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
     let (alternates, alternates_cut) = page.map(alternates).unwrap_or_default();
     PageRecord {
         url: resource.url.to_string(),
-        kind,
+        kind: Cow::Borrowed(kind),
         depth: resource.depth,
-        state: state.to_owned(),
+        state: Cow::Borrowed(state),
         status,
-        final_url,
-        detail,
-        content_type,
-        canonical,
-        last_modified: page.and_then(last_modified),
+        final_url: final_url.map(String::into_boxed_str),
+        detail: detail.map(String::into_boxed_str),
+        content_type: content_type.map(String::into_boxed_str),
+        canonical: canonical.map(String::into_boxed_str),
+        last_modified: page.and_then(last_modified).map(String::into_boxed_str),
         alternates,
         alternates_cut,
         in_sitemaps: listing_sitemaps(resource),

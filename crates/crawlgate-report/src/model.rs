@@ -8,6 +8,7 @@ use crawlgate_core::crawl::CrawlMode;
 use crawlgate_core::finding::{Finding, RedirectHop};
 use crawlgate_core::site::CrawlStats;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Version of the JSON schema of [`Report`].
@@ -299,28 +300,28 @@ pub struct SitemapReport {
 pub struct PageRecord {
     pub url: String,
     /// `page`, or the asset kind (`stylesheet`, `script`, `image`, `icon`).
-    pub kind: String,
+    pub kind: Cow<'static, str>,
     pub depth: Option<u32>,
     /// `fetched`, `redirected`, `failed` or `not-fetched`.
-    pub state: String,
+    pub state: Cow<'static, str>,
     /// Final status (after redirects), when a response came.
     pub status: Option<u16>,
     /// Where redirects led.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub final_url: Option<String>,
+    pub final_url: Option<Box<str>>,
     /// Failure or skip reason, in words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub detail: Option<String>,
+    pub detail: Option<Box<str>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub content_type: Option<String>,
+    pub content_type: Option<Box<str>>,
     /// The effective canonical target, when declared (in head or header).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub canonical: Option<String>,
+    pub canonical: Option<Box<str>>,
     /// When the page last changed, from its `Last-Modified` header as a W3C datetime
     /// (`2019-02-04T10:00:00Z`): the `<lastmod>` of generated sitemaps. Absent when the page
     /// sent none or one that is no HTTP date.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_modified: Option<String>,
+    pub last_modified: Option<Box<str>>,
     /// Its effective hreflang alternates (in `<head>` or a `Link` header, resolved to absolute
     /// URLs), sorted, each once, at most [`MAX_ALTERNATES`]: the `<xhtml:link>`s of generated
     /// sitemaps (`sitemap generate --hreflang`).

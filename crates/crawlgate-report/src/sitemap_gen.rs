@@ -250,7 +250,7 @@ pub fn sitemap_urls(report: &Report, profile: &str) -> Result<Vec<SitemapUrl>, S
             let confirmed = is_confirmed(loc, set, &valid, &by_url);
             SitemapUrl {
                 loc: (*loc).to_owned(),
-                lastmod: page.last_modified.clone(),
+                lastmod: page.last_modified.as_deref().map(str::to_owned),
                 alternates: if confirmed {
                     set.iter().map(|alternate| (*alternate).clone()).collect()
                 } else {
@@ -508,17 +508,17 @@ mod tests {
     #[test]
     fn only_fetched_200_html_indexable_in_scope_pages_are_listed() {
         let mut pdf = page("https://www.example.com/a.pdf", true);
-        pdf.content_type = Some("application/pdf".to_owned());
+        pdf.content_type = Some("application/pdf".into());
         let mut missing = page("https://www.example.com/gone", true);
         missing.status = Some(404);
         let mut moved = page("https://www.example.com/moved", true);
-        moved.state = "redirected".to_owned();
+        moved.state = "redirected".into();
         let mut copy = page("https://www.example.com/copy", false);
-        copy.canonical = Some("https://www.example.com/b?x=1&y=2".to_owned());
+        copy.canonical = Some("https://www.example.com/b?x=1&y=2".into());
         let mut to_noindex = page("https://www.example.com/c2", false);
-        to_noindex.canonical = Some("https://www.example.com/noindex".to_owned());
+        to_noindex.canonical = Some("https://www.example.com/noindex".into());
         let mut asset = page("https://www.example.com/style.css", true);
-        asset.kind = "stylesheet".to_owned();
+        asset.kind = "stylesheet".into();
         let report = report(vec![
             page("https://www.example.com/b?x=1&y=2", true),
             page("https://www.example.com/", true),
@@ -667,7 +667,7 @@ mod tests {
     #[test]
     fn lastmod_only_from_last_modified() {
         let mut dated = page("https://www.example.com/dated", true);
-        dated.last_modified = Some("2019-02-04T10:00:00Z".to_owned());
+        dated.last_modified = Some("2019-02-04T10:00:00Z".into());
         let report = report(vec![dated, page("https://www.example.com/plain", true)]);
         let generated = generate_sitemaps(&report, &SitemapGenOptions::default()).unwrap();
         let xml = String::from_utf8(generated.files[0].xml.clone()).unwrap();

@@ -240,10 +240,10 @@ fn known_paths(report: &Report, origin: &str) -> BTreeSet<String> {
     let urls = report
         .pages
         .iter()
-        .flat_map(|page| std::iter::once(&page.url).chain(&page.final_url))
-        .chain(report.sitemaps.iter().map(|sitemap| &sitemap.url));
+        .flat_map(|page| std::iter::once(page.url.as_str()).chain(page.final_url.as_deref()))
+        .chain(report.sitemaps.iter().map(|sitemap| sitemap.url.as_str()));
     urls.filter(|url| origin_of(url).as_deref() == Some(origin))
-        .map(|url| path_params_query(url))
+        .map(path_params_query)
         .collect()
 }
 

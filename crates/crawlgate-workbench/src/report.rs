@@ -423,7 +423,7 @@ fn sample_paths(pages: &[PageRecord], urls: &[(String, String, usize)]) -> Vec<S
 
 /// The rules a URL newly refused to `profile` would likely fire, from its page record.
 fn likely_rules(page: &PageRecord, profile: &str) -> Vec<&'static str> {
-    let mut rules = match page.kind.as_str() {
+    let mut rules = match &*page.kind {
         "stylesheet" => vec!["robots/blocked-css"],
         "script" => vec!["robots/blocked-js"],
         "image" | "icon" => vec!["robots/blocked-image"],

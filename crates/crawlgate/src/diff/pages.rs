@@ -109,7 +109,7 @@ pub(super) fn page_gone(mapped_url: &str, old: &PageRecord, out: &mut Vec<Findin
 }
 
 fn status_words(page: &PageRecord) -> String {
-    match (page.status, page.state.as_str()) {
+    match (page.status, &*page.state) {
         (Some(status), "redirected") => format!(
             "redirected, final answer {status}{}",
             page.final_url
@@ -167,7 +167,9 @@ fn canonical(
     out: &mut Vec<Finding>,
 ) {
     let mapped = old.canonical.as_deref().map(|c| map.apply(c));
-    if mapped == new.canonical || new.status.is_none_or(|s| !(200..300).contains(&s)) {
+    if mapped.as_deref() == new.canonical.as_deref()
+        || new.status.is_none_or(|s| !(200..300).contains(&s))
+    {
         return;
     }
     let words = |canonical: Option<&str>| match canonical {
