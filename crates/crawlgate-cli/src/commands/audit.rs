@@ -339,11 +339,17 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     Ok(exit::code(status))
 }
 
-/// What the reader must know after the summary: the start URL answered an error, or pages
-/// could not be read back from the page store.
+/// What the reader must know after the summary: the start URL answered an error, the page
+/// store stopped taking pages, or pages could not be read back from it.
 fn print_afterword(start_error: Option<&str>, report: &Report) {
     if let Some(message) = start_error {
         eprint!("{}", crate::terminal::safe(message));
+    }
+    if let Some(error) = &report.crawl.page_store_write_error {
+        eprintln!(
+            "warning: the page store took no more pages ({}); the rest were held in memory",
+            crate::terminal::safe(error)
+        );
     }
     if let Some(error) = &report.crawl.page_store_read_error {
         eprintln!(

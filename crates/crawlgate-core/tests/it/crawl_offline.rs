@@ -968,3 +968,46 @@ fn a_self_canonical_shares_its_pages_url_and_another_keeps_its_own() {
     assert_eq!(*a_canonical, url("/"));
     assert!(!std::sync::Arc::ptr_eq(&a, &a_canonical));
 }
+
+/// A page store whose disk is full.
+#[derive(Debug)]
+struct FullDisk;
+
+impl crawlgate_core::site::PageStore for FullDisk {
+    fn put(&self, _record: &[u8]) -> std::io::Result<crawlgate_core::site::PageKey> {
+        Err(std::io::Error::other("no space left on device"))
+    }
+
+    fn get(&self, _key: crawlgate_core::site::PageKey, _into: &mut Vec<u8>) -> std::io::Result<()> {
+        Err(std::io::Error::other("nothing was stored"))
+    }
+}
+
+#[test]
+fn pages_the_store_cannot_take_stay_in_memory_and_the_site_says_why() {
+    let site = OfflineSite::default()
+        .with(
+            ROOT,
+            html(r#"<html><head><meta name="robots" content="noindex"></head><body><a href="/a">a</a></body></html>"#),
+        )
+        .with("http://site.test/a", html("<html><body>a</body></html>"));
+    let mut config = config();
+    config.bounds.pages_in_memory = 0;
+    let mut crawl = crawlgate_core::crawl::Crawl::new(config).unwrap();
+    crawl.set_page_store(std::sync::Arc::new(FullDisk));
+    while let Some(request) = crawl.next_request() {
+        let response = site.respond(&request);
+        crawl.complete(&request, response);
+    }
+    let site = crawl.finish();
+    assert_eq!(site.stats.pages_stored, 0);
+    assert_eq!(
+        site.stats.page_store_write_error.as_deref(),
+        Some("no space left on device")
+    );
+    let home = site.resource(&url("/")).unwrap();
+    let page = site.page(home).expect("held in memory");
+    assert_eq!(page.signals.meta_robots.len(), 1);
+    assert!(site.page(site.resource(&url("/a")).unwrap()).is_some());
+    assert_eq!(site.page_store_error(), None);
+}

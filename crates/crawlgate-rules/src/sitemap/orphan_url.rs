@@ -36,6 +36,10 @@ declare_rule! {
 }
 
 impl Rule for OrphanUrl {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         // Without following links, "no page links to it" is not known.
         if !site.mode.follows_links() {

@@ -34,6 +34,10 @@ declare_rule! {
 }
 
 impl Rule for UrlCanonicalised {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for resource in site.resources() {
             if resource.listed_in.is_empty() {

@@ -33,6 +33,10 @@ declare_rule! {
 }
 
 impl Rule for UrlNoindex {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {

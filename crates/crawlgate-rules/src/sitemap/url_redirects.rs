@@ -37,6 +37,10 @@ declare_rule! {
 }
 
 impl Rule for UrlRedirects {
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
