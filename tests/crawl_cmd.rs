@@ -113,6 +113,24 @@ fn crawl_writes_one_json_line_per_resource() {
 }
 
 #[test]
+fn crawl_lines_are_the_same_with_every_page_in_the_page_store() {
+    let server = serve_fixture_site("crawl-basic");
+    let url = server.url("/");
+    let lines = |extra: &[&str]| {
+        let mut args = vec!["crawl", url.as_str(), "--jsonl", "-", "--timeout", "1"];
+        args.extend(extra);
+        let output = crawlgate(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        text(&output.stdout)
+    };
+    let held = lines(&[]);
+    let stored = lines(&["--pages-in-memory", "0"]);
+    assert!(held.lines().count() > 10, "{held}");
+    assert!(held.contains("\"signals\""), "{held}");
+    assert_eq!(stored, held);
+}
+
+#[test]
 fn crawl_with_obey_robots_leaves_disallowed_pages_alone() {
     let server = serve_fixture_site("crawl-basic");
     let output = crawlgate(&[

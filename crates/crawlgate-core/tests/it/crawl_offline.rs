@@ -1011,3 +1011,46 @@ fn pages_the_store_cannot_take_stay_in_memory_and_the_site_says_why() {
     assert!(site.page(site.resource(&url("/a")).unwrap()).is_some());
     assert_eq!(site.page_store_error(), None);
 }
+
+#[test]
+fn a_window_shows_its_resources_with_their_pages_held_and_gives_them_back_to_the_store() {
+    use std::borrow::Cow;
+    let offline = OfflineSite::default()
+        .with(
+            ROOT,
+            html(r#"<html><body><a href="/a">a</a><a href="/b">b</a><a href="/c">c</a></body></html>"#),
+        )
+        .with("http://site.test/a", html("<html><body>a</body></html>"))
+        .with("http://site.test/b", html("<html><body>b</body></html>"))
+        .with("http://site.test/c", html("<html><body>c</body></html>"));
+    let mut config = config();
+    config.bounds.pages_in_memory = 0;
+    let mut site = offline.crawl(config).unwrap();
+    let all: Vec<String> = site.resources().iter().map(|r| r.url.to_string()).collect();
+    assert!(all.len() >= 4, "{all:?}");
+    assert!(site.stats.pages_stored >= 4);
+    let stored = |site: &crawlgate_core::Site, at: usize| {
+        let resource = site.resource_str(&all[at]).unwrap();
+        matches!(site.page(resource), Some(Cow::Owned(_)))
+    };
+    assert!((0..all.len()).all(|at| stored(&site, at)));
+
+    site.set_window(Some(1..3));
+    let shown: Vec<String> = site.resources().iter().map(|r| r.url.to_string()).collect();
+    assert_eq!(shown, all[1..3]);
+    assert_eq!(site.fetched().count(), 2);
+    assert!(
+        site.fetched()
+            .all(|(_, page)| matches!(page, Cow::Borrowed(_)))
+    );
+    // Lookups still see the whole site, and read stored pages back.
+    assert_eq!(site.resource_count(), all.len());
+    assert!(stored(&site, 0));
+    assert!(!stored(&site, 1) && !stored(&site, 2));
+
+    site.set_window(None);
+    let shown: Vec<String> = site.resources().iter().map(|r| r.url.to_string()).collect();
+    assert_eq!(shown, all);
+    assert!((0..all.len()).all(|at| stored(&site, at)));
+    assert_eq!(site.page_store_error(), None);
+}
