@@ -28,6 +28,12 @@ declare_rule! {
 }
 
 impl Rule for UppercasePath {
+    // Each finding comes from one page alone: on a large audit whose pages are in the page
+    // store, the rule then runs a window of pages at a time with the built-in ones.
+    fn page_local(&self) -> bool {
+        true
+    }
+
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (resource, page) in site.fetched() {
             if resource.url.path().chars().any(|c| c.is_ascii_uppercase()) {
