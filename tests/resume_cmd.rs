@@ -153,12 +153,19 @@ fn first_difference(a: &serde_json::Value, b: &serde_json::Value, path: &str) ->
     }
 }
 
-fn spawn(mut command: Command) -> Child {
-    command
+/// Run `command` and SIGKILL it (nothing flushed) once `server` has answered `requests`
+/// requests in all.
+fn kill_mid_crawl(mut command: Command, server: &SiteServer, requests: usize) {
+    let mut child: Child = command
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .unwrap()
+        .unwrap();
+    wait_for_requests(server, requests);
+    // The store commits a batch as soon as its writer is free; give it a moment to catch up.
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
 }
 
 /// Wait (bounded) until the server has answered at least `n` requests.
@@ -189,12 +196,11 @@ fn an_audit_killed_mid_crawl_resumes_to_the_same_findings_as_a_clean_run() {
     // Killed once about a third of the site has answered: SIGKILL, nothing is flushed.
     let server = site();
     let dir = scratch("resume-killed");
-    let mut child = spawn(audit_command(&server, "--output-dir", &dir));
-    wait_for_requests(&server, all_requests / 3);
-    // The store commits a batch as soon as its writer is free; give it a moment to catch up.
-    std::thread::sleep(Duration::from_millis(300));
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_mid_crawl(
+        audit_command(&server, "--output-dir", &dir),
+        &server,
+        all_requests / 3,
+    );
     let before_kill = server.requests().len();
     assert!(
         before_kill < all_requests,
@@ -248,10 +254,11 @@ fn an_audit_reading_its_pages_back_from_the_page_store_reports_what_one_holding_
     let mut killed = audit_command(&server, "--output-dir", &stored_dir);
     killed.args(["--pages-in-memory", "0"]);
     let asked = server.requests().len();
-    let mut child = spawn(killed);
-    wait_for_requests(&server, asked + 20);
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_mid_crawl(killed, &server, asked + 20);
+    assert!(
+        !stored_dir.join("report.json").exists(),
+        "the audit finished before the kill"
+    );
     let mut resumed = audit_command(&server, "--resume", &stored_dir);
     resumed.args(["--pages-in-memory", "0"]);
     run(resumed);

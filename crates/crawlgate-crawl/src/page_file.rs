@@ -69,7 +69,7 @@ impl PageStore for PageFile {
     }
 
     fn get(&self, key: PageKey, into: &mut Vec<u8>) -> std::io::Result<()> {
-        let end = key.offset + u64::from(key.len);
+        let end = key.offset.saturating_add(u64::from(key.len));
         if end > self.flushed.load(Ordering::Acquire) {
             let mut writer = self.lock();
             writer.file.flush()?;

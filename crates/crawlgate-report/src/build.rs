@@ -420,9 +420,9 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
     let page = site.page(resource);
     let page = page.as_deref();
     let (state, status, final_url, detail, content_type) = match &resource.state {
-        ResourceState::Fetched(_) => (
+        ResourceState::Fetched(slot) => (
             "fetched",
-            page.map(|page| page.status),
+            Some(slot.status()),
             None,
             None,
             page.and_then(FetchedPage::content_type).map(str::to_owned),

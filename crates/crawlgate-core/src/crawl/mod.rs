@@ -394,19 +394,20 @@ impl Crawl {
         Ok(crawl)
     }
 
-    /// Which URLs belong to the audited site, as this crawl decides it.
     /// Keep the pages past [`Bounds::pages_in_memory`] in `store` (the crawl driver gives a
     /// file beside the crawl store): the Site reads them back when asked.
     pub fn set_page_store(&mut self, store: Arc<dyn PageStore>) {
         self.page_store = Some(store);
     }
 
-    /// The page store could not be had (`error` says why): every page stays in memory.
+    /// The page store could not be had or stopped taking pages (`error` says why): the pages
+    /// from here on stay in memory.
     pub fn page_store_failed(&mut self, error: String) {
         self.page_store = None;
         self.stats.page_store_write_error = Some(error);
     }
 
+    /// Which URLs belong to the audited site, as this crawl decides it.
     pub fn site_scope(&self) -> &SiteScope {
         &self.site_scope
     }

@@ -472,10 +472,7 @@ impl Crawl {
                         status: page.status,
                     };
                 }
-                Err(error) => {
-                    self.stats.page_store_write_error = Some(error.to_string());
-                    self.page_store = None;
-                }
+                Err(error) => self.page_store_failed(error.to_string()),
             }
         }
         self.pages_held += 1;

@@ -88,7 +88,7 @@ pub struct Site {
     /// The resources iteration shows ([`Site::set_window`]); `None`: all of them.
     window: Option<std::ops::Range<usize>>,
     /// The stored pages of the window, read into memory: where each goes back to.
-    window_stored: Vec<(usize, PageKey, u16)>,
+    window_stored: Vec<(usize, PageKey)>,
 }
 
 impl Site {
@@ -188,8 +188,12 @@ impl Site {
     /// store. For rules whose findings on a page depend on that page alone (and on lookups):
     /// run a window at a time, each stored page is read once for all of them, not once per rule.
     pub fn set_window(&mut self, range: Option<std::ops::Range<usize>>) {
-        for (at, key, status) in std::mem::take(&mut self.window_stored) {
-            self.resources[at].state = ResourceState::Fetched(PageSlot::Stored { key, status });
+        for (at, key) in std::mem::take(&mut self.window_stored) {
+            let state = &mut self.resources[at].state;
+            if let ResourceState::Fetched(slot @ PageSlot::Held(_)) = state {
+                let status = slot.status();
+                *slot = PageSlot::Stored { key, status };
+            }
         }
         let Some(range) = range else {
             self.window = None;
@@ -197,17 +201,23 @@ impl Site {
         };
         let range = range.start.min(self.resources.len())..range.end.min(self.resources.len());
         for at in range.clone() {
-            let ResourceState::Fetched(PageSlot::Stored { key, status }) = self.resources[at].state
-            else {
-                continue;
-            };
-            // A page that cannot be read back stays stored: reading it fails again, and says so.
-            if let Some(page) = self.read_stored(key) {
-                self.resources[at].state = ResourceState::Fetched(PageSlot::Held(Box::new(page)));
-                self.window_stored.push((at, key, status));
+            if let Some(key) = self.hold(at) {
+                self.window_stored.push((at, key));
             }
         }
         self.window = Some(range);
+    }
+
+    /// Read the stored page of the resource at `at` into memory; the key it was stored
+    /// under. `None` when it was not stored, or cannot be read back (it stays stored: reading
+    /// it fails again, and says so).
+    fn hold(&mut self, at: usize) -> Option<PageKey> {
+        let ResourceState::Fetched(PageSlot::Stored { key, .. }) = self.resources[at].state else {
+            return None;
+        };
+        let page = self.read_stored(key)?;
+        self.resources[at].state = ResourceState::Fetched(PageSlot::Held(Box::new(page)));
+        Some(key)
     }
 
     /// Take every known URL out of the site, sorted by URL, leaving it with none. For a consumer
@@ -292,30 +302,14 @@ impl Site {
     /// Attach what rendering `url` gave to its fetched page; false when the site has no fetched
     /// page at `url`.
     pub fn set_rendered(&mut self, url: &Url, rendered: RenderedPage) -> bool {
-        let hash = self.index_hasher.hash_one(url.as_str());
-        let Some(&at) = self.index.find(hash, |&i| {
-            self.resources[i as usize].url.as_str() == url.as_str()
-        }) else {
+        let Some(at) = self.position(url.as_str()) else {
             return false;
         };
-        let resource = &self.resources[at as usize];
-        let held = match &resource.state {
-            ResourceState::Fetched(PageSlot::Held(_)) => None,
-            // A rendered page stays in memory: rendering is bounded, and a stored record is
-            // never changed.
-            ResourceState::Fetched(PageSlot::Stored { .. }) => match self.page(resource) {
-                Some(page) => Some(page.into_owned()),
-                None => return false,
-            },
-            _ => return false,
-        };
-        // Kept in memory for good, whatever a window says.
-        self.window_stored.retain(|&(i, ..)| i != at as usize);
-        let state = &mut self.resources[at as usize].state;
-        if let Some(page) = held {
-            *state = ResourceState::Fetched(PageSlot::Held(Box::new(page)));
-        }
-        match state {
+        // A rendered page stays in memory for good, whatever a window says: rendering is
+        // bounded, and a stored record is never changed.
+        self.hold(at);
+        self.window_stored.retain(|&(i, _)| i != at);
+        match &mut self.resources[at].state {
             ResourceState::Fetched(PageSlot::Held(page)) => {
                 page.rendered = Some(Box::new(rendered));
                 self.stats.pages_rendered += 1;
@@ -345,10 +339,15 @@ impl Site {
 
     /// The resource whose URL serialises exactly as `url`.
     pub fn resource_str(&self, url: &str) -> Option<&Resource> {
+        self.position(url).map(|at| &self.resources[at])
+    }
+
+    /// Where the resource whose URL serialises exactly as `url` is in `resources`.
+    fn position(&self, url: &str) -> Option<usize> {
         let hash = self.index_hasher.hash_one(url);
         self.index
             .find(hash, |&i| self.resources[i as usize].url.as_str() == url)
-            .map(|&i| &self.resources[i as usize])
+            .map(|&i| i as usize)
     }
 
     /// The robots.txt governing `url` (same scheme, host and port), if it was fetched.

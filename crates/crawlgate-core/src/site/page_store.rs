@@ -67,7 +67,8 @@ impl PageStore for MemoryPageStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let record = usize::try_from(key.offset)
             .ok()
-            .and_then(|start| bytes.get(start..start + key.len as usize))
+            .and_then(|start| Some(start..start.checked_add(key.len as usize)?))
+            .and_then(|range| bytes.get(range))
             .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
         into.clear();
         into.extend_from_slice(record);

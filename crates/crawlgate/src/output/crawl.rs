@@ -154,15 +154,14 @@ fn record<'a>(site: &'a Site, resource: &'a Resource) -> Record<'a> {
         signals: None,
     };
     match &resource.state {
-        ResourceState::Fetched(_) => {
-            let Some(page) = site.page(resource) else {
-                // A stored page that could not be read back: the site says why.
-                record.state = "fetched";
-                return record;
-            };
+        ResourceState::Fetched(slot) => {
             record.state = "fetched";
             record.final_url = Some(resource.url.as_str());
-            record.status = Some(page.status);
+            record.status = Some(slot.status());
+            // A stored page that could not be read back: the site says why.
+            let Some(page) = site.page(resource) else {
+                return record;
+            };
             record.content_type = page.content_type().map(str::to_owned);
             record.bytes = Some(page.body_len);
             record.truncated = page.body_truncated;
