@@ -278,6 +278,56 @@ fn an_audit_reading_its_pages_back_from_the_page_store_reports_what_one_holding_
     let _ = std::fs::remove_dir_all(&stored_dir);
 }
 
+/// Every report format written with the report's page records in the page store (read back
+/// as each format is written) is the one written with them in memory, byte for byte; in
+/// report.json only `pages_stored` tells them apart.
+#[test]
+fn every_format_is_the_same_with_the_report_pages_in_the_page_store() {
+    let server = site();
+    let formats = [
+        "--format", "html", "--format", "md", "--format", "sarif", "--format", "junit", "--format",
+        "parquet",
+    ];
+    let held_dir = scratch("formats-held");
+    let mut held = audit_command(&server, "--output-dir", &held_dir);
+    held.args(formats);
+    run(held);
+    let stored_dir = scratch("formats-stored");
+    let mut stored = audit_command(&server, "--output-dir", &stored_dir);
+    stored.args(formats).args(["--pages-in-memory", "0"]);
+    run(stored);
+    let names = files_in(&held_dir);
+    assert_eq!(files_in(&stored_dir), names);
+    assert!(names.len() >= 11, "{names:?}");
+    for name in &names {
+        let read = |dir: &Path| std::fs::read(dir.join(name)).unwrap();
+        let (held_bytes, stored_bytes) = (read(&held_dir), read(&stored_dir));
+        if name == "report.json" {
+            let held: serde_json::Value = serde_json::from_slice(&held_bytes).unwrap();
+            let mut stored: serde_json::Value = serde_json::from_slice(&stored_bytes).unwrap();
+            let crawl = stored["crawl"].as_object_mut().unwrap();
+            assert_eq!(
+                crawl.remove("pages_stored"),
+                Some(held["crawl"]["pages_fetched"].clone())
+            );
+            assert!(
+                stored["pages"]
+                    .as_array()
+                    .is_some_and(|pages| pages.len() >= PAGES)
+            );
+            assert!(
+                stored == held,
+                "report.json differs: {}",
+                first_difference(&stored, &held, "").unwrap_or_default()
+            );
+        } else {
+            assert!(held_bytes == stored_bytes, "{name} differs");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&held_dir);
+    let _ = std::fs::remove_dir_all(&stored_dir);
+}
+
 #[test]
 fn a_store_resumes_only_the_crawl_that_made_it_and_a_missing_one_is_an_error() {
     let server = site();

@@ -10,8 +10,14 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// The report's page records. [`crate::write_table`] holds them in memory first when they are
+/// in the page store; a stored table here would give no rows.
+fn held_pages(report: &crawlgate_report::Report) -> &[crawlgate_report::PageRecord] {
+    report.pages.as_slice().unwrap_or_default()
+}
+
 pub(crate) mod pages {
-    use super::{Col, Get, count};
+    use super::{Col, Get, count, held_pages};
     use crawlgate_report::{PageRecord, Report};
     use std::collections::BTreeMap;
 
@@ -131,7 +137,7 @@ pub(crate) mod pages {
             .filter(|name| !report.target.expected_blocked.contains(name))
             .map(String::as_str)
             .collect();
-        report.pages.iter().map(move |page| {
+        held_pages(report).iter().map(move |page| {
             let mut views = meant
                 .iter()
                 .filter_map(|name| page.profiles.get(name))
@@ -147,7 +153,7 @@ pub(crate) mod pages {
 }
 
 pub(crate) mod verdicts {
-    use super::{Col, Get};
+    use super::{Col, Get, held_pages};
     use crawlgate_report::{ProfileView, Report};
 
     pub(crate) const DESCRIPTION: &str = "One row per URL and crawler profile that has a verdict \
@@ -222,7 +228,7 @@ pub(crate) mod verdicts {
 
     pub(crate) fn rows(report: &Report) -> impl Iterator<Item = Row<'_>> {
         let expected = &report.target.expected_blocked;
-        report.pages.iter().flat_map(move |page| {
+        held_pages(report).iter().flat_map(move |page| {
             page.profiles.iter().map(move |(profile, view)| Row {
                 url: &page.url,
                 profile,
@@ -235,7 +241,7 @@ pub(crate) mod verdicts {
 }
 
 pub(crate) mod links {
-    use super::{Col, Get, count};
+    use super::{Col, Get, count, held_pages};
     use crawlgate_core::Evidence;
     use crawlgate_report::Report;
 
@@ -335,7 +341,7 @@ pub(crate) mod links {
                         _ => None,
                     })
             });
-        let rendered = report.pages.iter().flat_map(|page| {
+        let rendered = held_pages(report).iter().flat_map(|page| {
             page.rendered
                 .iter()
                 .flat_map(|rendered| &rendered.links_added)
@@ -544,7 +550,7 @@ pub(crate) mod sitemaps {
 }
 
 pub(crate) mod sitemap_entries {
-    use super::{Col, Get};
+    use super::{Col, Get, held_pages};
     use crawlgate_report::Report;
 
     pub(crate) const DESCRIPTION: &str = "One row per sitemap listing of a known URL, as the \
@@ -573,7 +579,7 @@ pub(crate) mod sitemap_entries {
     }
 
     pub(crate) fn rows(report: &Report) -> impl Iterator<Item = Row<'_>> {
-        report.pages.iter().flat_map(|page| {
+        held_pages(report).iter().flat_map(|page| {
             page.in_sitemaps.iter().map(move |sitemap| Row {
                 sitemap,
                 url: &page.url,

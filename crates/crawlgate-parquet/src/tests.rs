@@ -119,7 +119,7 @@ fn rich() -> Report {
     unknown.content_type = None;
     unknown.detail = Some("past --max-pages".into());
 
-    report.pages = vec![home, private, unknown];
+    report.pages = vec![home, private, unknown].into();
     report.findings = vec![
         finding(
             "robots/blocked-linked",
@@ -507,7 +507,7 @@ fn very_long_strings_are_written_whole() {
     long.profiles = [("googlebot".to_owned(), view(true, &[]))]
         .into_iter()
         .collect();
-    report.pages = vec![long];
+    report.pages = vec![long].into();
     let message = "ü".repeat(1 << 20);
     let mut finding = finding(
         "http/x",

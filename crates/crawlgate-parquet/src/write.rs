@@ -8,11 +8,12 @@ use arrow_array::builder::{
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, Schema};
-use crawlgate_report::Report;
+use crawlgate_report::{PageTable, Report};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{DEFAULT_CREATED_BY, WriterProperties};
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -53,6 +54,9 @@ pub enum Error {
     Parquet(#[from] parquet::errors::ParquetError),
     #[error("Arrow: {0}")]
     Arrow(#[from] ArrowError),
+    /// The report's page records could not be read back from the page store.
+    #[error("the report's page records: {0}")]
+    PageRecords(String),
     #[error("evidence as JSON: {0}")]
     Json(#[from] serde_json::Error),
     #[error(
@@ -82,6 +86,8 @@ pub fn write_tables(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Error> 
         path: dir.to_path_buf(),
         source,
     })?;
+    let held = pages_held(report)?;
+    let report = held.as_ref().unwrap_or(report);
     let mut written = Vec::new();
     let mut failed = Vec::new();
     for table in Table::ALL {
@@ -107,7 +113,12 @@ pub fn write_tables(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Error> 
 }
 
 /// Write one table of `report` as a Parquet file into `out`; `out` back, flushed.
+///
+/// A report whose page records are in the page store has them read back into memory first.
 pub fn write_table<W: Write + Send>(report: &Report, table: Table, out: W) -> Result<W, Error> {
+    if let Some(held) = pages_held(report)? {
+        return write_table(&held, table, out);
+    }
     let file = TableFile { report, table };
     match table {
         Table::Pages => file.write(
@@ -141,6 +152,24 @@ pub fn write_table<W: Write + Send>(report: &Report, table: Table, out: W) -> Re
             out,
         ),
     }
+}
+
+/// `report` with its page records in memory, when they are in the page store: the tables'
+/// rows borrow from them.
+// A stored table could be read a batch at a time instead; rows borrow from their records,
+// so that waits for batches that copy each row's values as it comes.
+fn pages_held(report: &Report) -> Result<Option<Report>, Error> {
+    if !report.pages.is_stored() {
+        return Ok(None);
+    }
+    let pages: PageTable = report.pages.iter().map(Cow::into_owned).collect();
+    if let Some(error) = report.pages.read_error() {
+        return Err(Error::PageRecords(error.to_owned()));
+    }
+    Ok(Some(Report {
+        pages,
+        ..report.clone()
+    }))
 }
 
 struct TableFile<'r> {

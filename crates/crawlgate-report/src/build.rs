@@ -1,9 +1,9 @@
 //! Building a [`Report`] from an audited site and its findings.
 
 use crate::model::{
-    Alternate, MAX_ALTERNATES, NumberedLine, PageRecord, PageSignals, ProfileView, RenderedRecord,
-    Report, ReportFinding, RobotsReport, RuleDoc, SCHEMA_VERSION, SitemapReport, Summary, Target,
-    Tool,
+    Alternate, MAX_ALTERNATES, NumberedLine, PageRecord, PageSignals, PageTable, ProfileView,
+    RenderedRecord, Report, ReportFinding, RobotsReport, RuleDoc, SCHEMA_VERSION, SitemapReport,
+    Summary, Target, Tool,
 };
 use crate::suggest::{RobotsSuggestions, suggest_robots_fixes};
 use crawlgate_core::finding::Evidence;
@@ -47,7 +47,8 @@ pub fn build(
 
 /// [`build`], taking the site: each resource is dropped once its page record is made, so the
 /// site's records and the report's are never all held at once (on a large crawl each is most of
-/// the memory). The same report.
+/// the memory). When the site's pages went to its page store, the page records go there too
+/// ([`PageTable::in_store`]) and the report holds a key per URL. The same report.
 pub fn build_owned(
     mut site: Site,
     findings: Vec<Finding>,
@@ -55,9 +56,38 @@ pub fn build_owned(
     options: &BuildOptions,
 ) -> Report {
     let mut report = build_without_pages(&site, findings, rules, options);
+    let store = site
+        .page_store()
+        .filter(|_| site.stats.pages_stored > 0)
+        .cloned();
     let (resources, ranks) = site.take_resources_ranked();
-    // Made and dropped in the order the crawl found the URLs (the order their memory was
-    // taken in), then put in URL order.
+    report.pages = match store {
+        Some(store) => {
+            let mut pages = PageTable::in_store(store);
+            for resource in resources {
+                if let Err(error) = pages.push(page_record(&site, &resource)) {
+                    report
+                        .crawl
+                        .page_store_write_error
+                        .get_or_insert_with(|| format!("the report's page records: {error}"));
+                }
+            }
+            pages
+        }
+        None => records_in_memory(&site, resources, &ranks).into(),
+    };
+    report.crawl.page_store_read_error = site.page_store_error().map(str::to_owned);
+    let mut report = with_robots_suggestions(report, &site);
+    if report.crawl.page_store_read_error.is_none() {
+        report.crawl.page_store_read_error = report.pages.read_error().map(str::to_owned);
+    }
+    report
+}
+
+/// The page records of `resources` (in URL order), each resource dropped once its record is
+/// made, in the order the crawl found them (`ranks`, the order their memory was taken in,
+/// which gives it back in whole blocks); the records in URL order.
+fn records_in_memory(site: &Site, resources: Vec<Resource>, ranks: &[u32]) -> Vec<PageRecord> {
     let mut at_rank = vec![0u32; ranks.len()];
     for (at, &rank) in ranks.iter().enumerate() {
         if let Some(slot) = at_rank.get_mut(rank as usize) {
@@ -68,7 +98,7 @@ pub fn build_owned(
     let mut pages: Vec<PageRecord> = Vec::with_capacity(resources.len());
     for &at in &at_rank {
         if let Some(resource) = resources.get_mut(at as usize).and_then(Option::take) {
-            pages.push(page_record(&site, &resource));
+            pages.push(page_record(site, &resource));
         }
     }
     drop(resources);
@@ -80,9 +110,7 @@ pub fn build_owned(
             at_rank.swap(start, to);
         }
     }
-    report.pages = pages;
-    report.crawl.page_store_read_error = site.page_store_error().map(str::to_owned);
-    with_robots_suggestions(report, &site)
+    pages
 }
 
 /// The robots.txt edits that would resolve the report's findings, proven over its pages.
@@ -150,7 +178,7 @@ fn build_without_pages(
         crawl: site.stats.clone(),
         robots,
         sitemaps,
-        pages: Vec::new(),
+        pages: PageTable::default(),
         diff: None,
         robots_suggestions: RobotsSuggestions::default(),
     }

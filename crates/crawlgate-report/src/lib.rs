@@ -23,6 +23,7 @@ mod baseline;
 mod build;
 mod fingerprint;
 mod model;
+mod page_table;
 mod render;
 mod sitemap_gen;
 mod suggest;
@@ -34,6 +35,7 @@ pub use baseline::{Baseline, BaselineError, baseline_json};
 pub use build::{BuildOptions, MAX_LISTED_LINES, Tally, build, build_owned, rule_doc};
 pub use fingerprint::{fingerprint, fingerprint_mapped};
 pub use model::*;
+pub use page_table::Iter as PageRows;
 pub use render::plugin::Escape;
 pub use render::{
     FALLBACK_PREFIX, Format, JsonRenderer, JunitRenderer, Manifest, RenderError, RenderOptions,

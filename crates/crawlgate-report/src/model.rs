@@ -2,6 +2,7 @@
 //! render it; SARIF and JUnit are derived from it. Bump [`SCHEMA_VERSION`] when a change breaks
 //! readers.
 
+pub use crate::page_table::PageTable;
 use crate::suggest::RobotsSuggestions;
 use crawlgate_core::Severity;
 use crawlgate_core::crawl::CrawlMode;
@@ -38,8 +39,9 @@ pub struct Report {
     /// Every sitemap met, by URL.
     pub sitemaps: Vec<SitemapReport>,
     /// Every known URL with its status, verdicts and directives per profile (the inventory that
-    /// `crawlgate diff` compares), by URL.
-    pub pages: Vec<PageRecord>,
+    /// `crawlgate diff` compares), by URL. Held in memory, or, for an audit whose pages went
+    /// to the page store, read back from it ([`PageTable`]).
+    pub pages: PageTable,
     /// What changes between two audits, in a report written by `crawlgate diff` (whose findings
     /// are then the `diff/` findings).
     #[serde(default, skip_serializing_if = "Option::is_none")]

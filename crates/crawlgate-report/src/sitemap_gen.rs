@@ -214,53 +214,67 @@ pub fn sitemap_urls(report: &Report, profile: &str) -> Result<Vec<SitemapUrl>, S
     let start = Url::parse(&report.target.start_url)
         .map_err(|_| SitemapGenError::BadStartUrl(report.target.start_url.clone()))?;
     let origin = start.origin();
-    let by_url: BTreeMap<&str, &PageRecord> =
-        report.pages.iter().map(|p| (p.url.as_str(), p)).collect();
-    let mut urls: BTreeMap<&str, &PageRecord> = BTreeMap::new();
+    // Each listable page is listed for itself. A page canonicalised elsewhere adds nothing:
+    // its target is listed when it qualifies itself, as a known page of its own.
+    let mut listed: BTreeMap<String, Listed> = BTreeMap::new();
     for page in &report.pages {
-        let chosen = if listable(page, profile, &origin) {
-            Some(page)
-        } else {
-            // Canonicalised elsewhere: the target stands in for it, when it qualifies itself.
-            page.canonical
-                .as_deref()
-                .filter(|target| *target != page.url)
-                .and_then(|target| by_url.get(target).copied())
-                .filter(|target| listable(target, profile, &origin))
-        };
-        if let Some(chosen) = chosen {
-            urls.insert(chosen.url.as_str(), chosen);
-        }
-    }
-    let valid: BTreeMap<&str, BTreeSet<&Alternate>> = urls
-        .iter()
-        .map(|(loc, page)| {
-            let set = page
+        if listable(&page, profile, &origin) {
+            let set: BTreeSet<Alternate> = page
                 .alternates
                 .iter()
                 .filter(|alternate| listable_alternate(alternate))
+                .cloned()
                 .collect();
-            (*loc, set)
-        })
+            listed.insert(
+                page.url.clone(),
+                Listed {
+                    lastmod: page.last_modified.as_deref().map(str::to_owned),
+                    alternates_dropped: page.alternates.len() - set.len(),
+                    set,
+                },
+            );
+        }
+    }
+    // The alternates not listed that the audit saw: each breaks the sets naming it.
+    let unlisted: BTreeSet<&str> = listed
+        .values()
+        .flat_map(|page| page.set.iter().map(|alternate| alternate.href.as_str()))
+        .filter(|href| !listed.contains_key(*href))
         .collect();
-    Ok(urls
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    if !unlisted.is_empty() {
+        for page in &report.pages {
+            if let Some(href) = unlisted.get(page.url.as_str()) {
+                seen.insert(href);
+            }
+        }
+    }
+    Ok(listed
         .iter()
         .map(|(loc, page)| {
-            let set = &valid[loc];
-            let confirmed = is_confirmed(loc, set, &valid, &by_url);
+            let confirmed = is_confirmed(loc, &page.set, &listed, &seen);
             SitemapUrl {
-                loc: (*loc).to_owned(),
-                lastmod: page.last_modified.as_deref().map(str::to_owned),
+                loc: loc.clone(),
+                lastmod: page.lastmod.clone(),
                 alternates: if confirmed {
-                    set.iter().map(|alternate| (*alternate).clone()).collect()
+                    page.set.iter().cloned().collect()
                 } else {
                     Vec::new()
                 },
-                alternates_dropped: page.alternates.len() - set.len(),
+                alternates_dropped: page.alternates_dropped,
                 set_unconfirmed: !confirmed,
             }
         })
         .collect())
+}
+
+/// What a listed page brings to its sitemap entry.
+struct Listed {
+    lastmod: Option<String>,
+    /// Its alternates a sitemap may carry, each once.
+    set: BTreeSet<Alternate>,
+    /// Its alternates not in `set`.
+    alternates_dropped: usize,
 }
 
 /// Whether the hreflang set `set` of listed URL `loc` is one Google uses, so that a sitemap can
@@ -270,9 +284,9 @@ pub fn sitemap_urls(report: &Report, profile: &str) -> Result<Vec<SitemapUrl>, S
 /// missing) breaks the set. An empty set is confirmed (there is nothing to write).
 fn is_confirmed(
     loc: &str,
-    set: &BTreeSet<&Alternate>,
-    listed: &BTreeMap<&str, BTreeSet<&Alternate>>,
-    seen: &BTreeMap<&str, &PageRecord>,
+    set: &BTreeSet<Alternate>,
+    listed: &BTreeMap<String, Listed>,
+    seen: &BTreeSet<&str>,
 ) -> bool {
     if set.is_empty() {
         return true;
@@ -286,8 +300,8 @@ fn is_confirmed(
         && set
             .iter()
             .all(|alternate| match listed.get(alternate.href.as_str()) {
-                Some(theirs) => theirs == set,
-                None => !seen.contains_key(alternate.href.as_str()),
+                Some(theirs) => theirs.set == *set,
+                None => !seen.contains(alternate.href.as_str()),
             })
 }
 
@@ -493,7 +507,7 @@ mod tests {
         let mut report = crate::test_report::minimal();
         report.target.start_url = "https://www.example.com/".to_owned();
         report.target.profiles = vec!["googlebot".to_owned()];
-        report.pages = pages;
+        report.pages = pages.into();
         report
     }
 
@@ -726,10 +740,13 @@ mod tests {
             .map(|n| page(&format!("https://www.example.com/{n:05}/{tail}"), true))
             .collect();
         let mut report = report(pages);
-        report.pages.push(page(
-            &format!("https://www.example.com/{}", "y".repeat(MAX_LOC_CHARS)),
-            true,
-        ));
+        report
+            .pages
+            .push(page(
+                &format!("https://www.example.com/{}", "y".repeat(MAX_LOC_CHARS)),
+                true,
+            ))
+            .unwrap();
         let generated = generate_sitemaps(&report, &SitemapGenOptions::default()).unwrap();
         assert_eq!(generated.files.len(), 2);
         assert_eq!(generated.too_long, 1);

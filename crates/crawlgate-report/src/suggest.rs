@@ -237,14 +237,22 @@ fn origin_of(url: &str) -> Option<String> {
 
 /// Every URL the report knows on `origin`: pages, assets, sitemaps, final URLs of redirects.
 fn known_paths(report: &Report, origin: &str) -> BTreeSet<String> {
-    let urls = report
-        .pages
-        .iter()
-        .flat_map(|page| std::iter::once(page.url.as_str()).chain(page.final_url.as_deref()))
-        .chain(report.sitemaps.iter().map(|sitemap| sitemap.url.as_str()));
-    urls.filter(|url| origin_of(url).as_deref() == Some(origin))
-        .map(path_params_query)
-        .collect()
+    let mut paths = BTreeSet::new();
+    let mut add = |url: &str| {
+        if origin_of(url).as_deref() == Some(origin) {
+            paths.insert(path_params_query(url));
+        }
+    };
+    for page in &report.pages {
+        add(&page.url);
+        if let Some(final_url) = page.final_url.as_deref() {
+            add(final_url);
+        }
+    }
+    for sitemap in &report.sitemaps {
+        add(&sitemap.url);
+    }
+    paths
 }
 
 /// The URLs a finding's evidence names that robots.txt may refuse: the finding's own, then the

@@ -106,8 +106,9 @@ impl ReportView {
                     }
                     (_, None) => Baseline::Unlisted,
                 };
-                let urls = known_urls(&report.pages, &robots.origin);
-                let sample = sample_paths(&report.pages, &urls);
+                let pages = report.pages.to_held();
+                let urls = known_urls(&pages, &robots.origin);
+                let sample = sample_paths(&pages, &urls);
                 OriginView {
                     origin: robots.origin.clone(),
                     robots_url: robots.url.clone(),
@@ -273,7 +274,12 @@ impl ReportView {
                         check.created.push(CreatedFinding {
                             url: url.clone(),
                             profile: profile.name.clone(),
-                            rules: likely_rules(&self.report.pages[*page], &profile.name),
+                            rules: self
+                                .report
+                                .pages
+                                .get(*page)
+                                .map(|page| likely_rules(&page, &profile.name))
+                                .unwrap_or_default(),
                             after,
                         });
                     }

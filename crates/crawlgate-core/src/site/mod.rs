@@ -288,6 +288,12 @@ impl Site {
         self.page_store_error.get().map(String::as_str)
     }
 
+    /// The page store this site's pages past [`Bounds::pages_in_memory`](crate::crawl::Bounds)
+    /// went to, when it has one (the report keeps its page records there too).
+    pub fn page_store(&self) -> Option<&Arc<dyn PageStore>> {
+        self.page_store.as_ref()
+    }
+
     /// The resource for `url` (its fragment ignored), if the crawl knows it.
     pub fn resource(&self, url: &Url) -> Option<&Resource> {
         if url.fragment().is_some() {

@@ -52,6 +52,10 @@ pub enum RenderError {
         /// Each format that failed, with why.
         failed: Vec<(String, RenderError)>,
     },
+    /// The report's page records could not be read back from the page store
+    /// ([`crate::PageTable::read_error`]): a report written from them would miss pages.
+    #[error("the report's page records: {0}")]
+    PageRecords(String),
     /// Writing the rendered output failed.
     #[error("writing the report: {0}")]
     Write(#[from] std::io::Error),

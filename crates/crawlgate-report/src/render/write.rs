@@ -69,7 +69,15 @@ fn write_one(
     dir: &Path,
 ) -> Result<PathBuf, RenderError> {
     let path = dir.join(format!("report.{}", renderer.extension()));
-    write_file_atomically(&path, |out| renderer.render(report, options, out))?;
+    write_file_atomically(&path, |out| {
+        renderer.render(report, options, out)?;
+        // A page record that could not be read back ends the rows early: no report misses
+        // pages in silence.
+        match report.pages.read_error() {
+            Some(error) => Err(RenderError::PageRecords(error.to_owned())),
+            None => Ok(()),
+        }
+    })?;
     Ok(path)
 }
 

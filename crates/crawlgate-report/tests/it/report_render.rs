@@ -376,13 +376,16 @@ fn rows_and_pages_past_the_reports_bounds_are_counted_and_said_so() {
         .iter()
         .find(|p| p.kind == "page")
         .unwrap()
-        .clone();
+        .into_owned();
     let pages_before = report.pages.iter().filter(|p| p.kind == "page").count();
     for n in 0..2_100 {
-        report.pages.push(crawlgate_report::PageRecord {
-            url: format!("https://www.outfitters.test/page/{n:04}"),
-            ..page.clone()
-        });
+        report
+            .pages
+            .push(crawlgate_report::PageRecord {
+                url: format!("https://www.outfitters.test/page/{n:04}"),
+                ..page.clone()
+            })
+            .unwrap();
     }
     let html = render(&Renderers::builtin(), "html", &report, &fail_on_error());
     let rows = rows_before + 600;

@@ -18,14 +18,13 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Compares `before` with `after`, URLs of `before` mapped by `map`.
 pub fn compare(before: &Report, after: &Report, map: &UrlMap) -> Report {
-    let before_pages: BTreeMap<String, &PageRecord> = before
-        .pages
+    let (before_rows, after_rows) = (before.pages.to_held(), after.pages.to_held());
+    let before_pages: BTreeMap<String, &PageRecord> = before_rows
         .iter()
         .filter(|page| page.kind == "page")
         .map(|page| (map.apply(&page.url), page))
         .collect();
-    let after_pages: BTreeMap<&str, &PageRecord> = after
-        .pages
+    let after_pages: BTreeMap<&str, &PageRecord> = after_rows
         .iter()
         .filter(|page| page.kind == "page")
         .map(|page| (page.url.as_str(), page))
@@ -189,7 +188,7 @@ mod tests {
     fn report(host: &str, pages: Vec<PageRecord>) -> Report {
         let mut report = minimal();
         report.target.start_url = format!("https://{host}/");
-        report.pages = pages;
+        report.pages = pages.into();
         report
     }
 

@@ -25,8 +25,8 @@ fn rule_fixtures() -> Vec<PathBuf> {
     found
 }
 
-/// The report of `path`'s site audited by `auditor`, pages held or stored, as JSON without the
-/// count of pages stored (the one thing that differs).
+/// The report of `path`'s site audited by `auditor`, pages (and the report's page records)
+/// held or stored, as JSON without the count of pages stored (the one thing that differs).
 fn report(auditor: &Auditor, path: &Path, stored: bool) -> serde_json::Value {
     let fixture = fixture::load_fixture(path).unwrap();
     let site = if stored {
@@ -35,19 +35,27 @@ fn report(auditor: &Auditor, path: &Path, stored: bool) -> serde_json::Value {
         fixture.crawl()
     }
     .unwrap();
-    if stored
+    let expect_stored = stored
         && site
             .resources()
             .iter()
-            .any(crawlgate::site::Resource::is_fetched)
-    {
+            .any(crawlgate::site::Resource::is_fetched);
+    if expect_stored {
         assert!(
             site.stats.pages_stored > 0,
             "{}: nothing stored",
             path.display()
         );
     }
-    let mut report = serde_json::to_value(auditor.check_owned(site)).unwrap();
+    let report = auditor.check_owned(site);
+    // The report's page records went to the page store too, and come back in report.json.
+    assert_eq!(
+        report.pages.is_stored(),
+        expect_stored,
+        "{}",
+        path.display()
+    );
+    let mut report = serde_json::to_value(report).unwrap();
     report["crawl"]
         .as_object_mut()
         .unwrap()

@@ -20,9 +20,10 @@ pub(crate) use load::load_dir;
 pub use manifest::Manifest;
 
 use super::{RenderError, RenderOptions, Renderer};
-use crate::model::Report;
+use crate::model::{PageRecord, PageTable, Report};
 use crawlgate_core::FailOn;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -72,7 +73,7 @@ struct TemplateReport<'a> {
     crawl: &'a crawlgate_core::site::CrawlStats,
     robots: &'a [crate::RobotsReport],
     sitemaps: &'a [crate::SitemapReport],
-    pages: &'a [crate::PageRecord],
+    pages: &'a [&'a PageRecord],
     pages_total: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     diff: Option<&'a crate::DiffSection>,
@@ -81,7 +82,8 @@ struct TemplateReport<'a> {
 }
 
 impl<'a> TemplateReport<'a> {
-    fn of(report: &'a Report) -> Self {
+    /// `first_rows`: the first [`MAX_TEMPLATE_PAGES`] of `report.pages`.
+    fn of(report: &'a Report, first_rows: &'a [&'a PageRecord]) -> Self {
         // Destructured whole: a field added to `Report` fails to compile here until templates
         // get it too.
         let Report {
@@ -112,12 +114,32 @@ impl<'a> TemplateReport<'a> {
             crawl,
             robots,
             sitemaps,
-            pages: pages.get(..MAX_TEMPLATE_PAGES).unwrap_or(pages),
+            pages: first_rows,
             pages_total: pages.len(),
             diff: diff.as_ref(),
             robots_suggestions,
         }
     }
+}
+
+/// The first `n` rows of `pages` that `keep` accepts, each read once: borrowed from a held
+/// table, read back into `read` from a stored one.
+fn first_kept<'a>(
+    pages: &'a PageTable,
+    n: usize,
+    keep: fn(&PageRecord) -> bool,
+    read: &'a mut Vec<PageRecord>,
+) -> Vec<&'a PageRecord> {
+    if let Some(rows) = pages.as_slice() {
+        return rows.iter().filter(|row| keep(row)).take(n).collect();
+    }
+    *read = pages
+        .iter()
+        .filter(|row| keep(row))
+        .take(n)
+        .map(Cow::into_owned)
+        .collect();
+    read.iter().collect()
 }
 
 #[derive(Serialize)]
@@ -208,9 +230,17 @@ impl Renderer for TemplateRenderer {
         options: &RenderOptions,
         out: &mut dyn std::io::Write,
     ) -> Result<(), RenderError> {
+        let (mut rows_read, mut pages_read) = (Vec::new(), Vec::new());
+        let first_rows = first_kept(&report.pages, MAX_TEMPLATE_PAGES, |_| true, &mut rows_read);
+        let first_pages = first_kept(
+            &report.pages,
+            view::MAX_PAGES,
+            |row| row.kind == "page",
+            &mut pages_read,
+        );
         let context = TemplateContext {
-            report: TemplateReport::of(report),
-            view: view::View::of(report),
+            report: TemplateReport::of(report, &first_rows),
+            view: view::View::of(report, &first_pages),
             options: ContextOptions {
                 fail_on: options.fail_on,
             },

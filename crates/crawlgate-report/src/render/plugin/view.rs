@@ -18,7 +18,7 @@
 //! - `view.max_evidence`: the most evidence a finding keeps ([`MAX_EVIDENCE`]).
 
 use super::super::fold::{Fold, fold};
-use crate::model::{BaselineState, MAX_EVIDENCE, Report, RuleDoc};
+use crate::model::{BaselineState, MAX_EVIDENCE, PageRecord, Report, RuleDoc};
 use crawlgate_core::{Evidence, Severity};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -90,7 +90,8 @@ struct Verdict<'a> {
 }
 
 impl<'a> View<'a> {
-    pub(crate) fn of(report: &'a Report) -> View<'a> {
+    /// `pages`: the first [`MAX_PAGES`] pages (not assets) of `report.pages`.
+    pub(crate) fn of(report: &'a Report, pages: &[&'a PageRecord]) -> View<'a> {
         let rules = rule_views(report);
         let mut problems: Vec<Problem<'a>> = rules
             .iter()
@@ -121,12 +122,14 @@ impl<'a> View<'a> {
                 rule.rank = rank + 1;
             }
         }
-        let pages = report.pages.iter().filter(|page| page.kind == "page");
-        let pages_total = pages.clone().count();
-        let pages_not_indexable = pages
-            .filter(|page| page.profiles.values().any(|view| !view.indexable))
-            .count();
-        let pages = page_views(report);
+        let (mut pages_total, mut pages_not_indexable) = (0, 0);
+        for page in report.pages.iter().filter(|page| page.kind == "page") {
+            pages_total += 1;
+            if page.profiles.values().any(|view| !view.indexable) {
+                pages_not_indexable += 1;
+            }
+        }
+        let pages = page_views(report, pages);
         View {
             problems,
             rules,
@@ -182,7 +185,7 @@ fn row<'a>(folded: &Fold<'a>) -> Row<'a> {
     }
 }
 
-fn page_views(report: &Report) -> Vec<PageView<'_>> {
+fn page_views<'a>(report: &'a Report, pages: &[&'a PageRecord]) -> Vec<PageView<'a>> {
     let mut rules_by_url: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     for finding in &report.findings {
         let rules = rules_by_url.entry(&finding.finding.url).or_default();
@@ -190,11 +193,8 @@ fn page_views(report: &Report) -> Vec<PageView<'_>> {
             rules.push(&finding.finding.rule);
         }
     }
-    report
-        .pages
+    pages
         .iter()
-        .filter(|page| page.kind == "page")
-        .take(MAX_PAGES)
         .map(|page| PageView {
             url: &page.url,
             state: &page.state,
