@@ -26,7 +26,9 @@ mod tests;
 mod write;
 
 pub use schema::{Column, ColumnType, Table, schema_markdown};
-pub use write::{Error, MAX_VALUE_BYTES, ROWS_PER_GROUP, created_by, write_table, write_tables};
+pub use write::{
+    Error, MAX_VALUE_BYTES, PAGE_CHUNK, ROWS_PER_GROUP, created_by, write_table, write_tables,
+};
 
 /// The `--format` name that selects these tables.
 pub const FORMAT: &str = "parquet";

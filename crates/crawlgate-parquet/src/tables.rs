@@ -1,7 +1,9 @@
 //! The six tables: what a row is, its columns, and the rows of a report, in report order.
 //!
-//! Each table's rows borrow from the report; a row computes only what a column needs beyond the
-//! report's own fields (a count, a joined list, the evidence as JSON).
+//! Each table's rows borrow from the report, or, for the tables made from its page records, from
+//! a chunk of them ([`crate::PAGE_CHUNK`]: the records may be read back from the page store); a
+//! row computes only what a column needs beyond the report's own fields (a count, a joined
+//! list, the evidence as JSON).
 
 use crate::schema::{Col, Get};
 
@@ -10,14 +12,8 @@ fn count(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The report's page records. [`crate::write_table`] holds them in memory first when they are
-/// in the page store; a stored table here would give no rows.
-fn held_pages(report: &crawlgate_report::Report) -> &[crawlgate_report::PageRecord] {
-    report.pages.as_slice().unwrap_or_default()
-}
-
 pub(crate) mod pages {
-    use super::{Col, Get, count, held_pages};
+    use super::{Col, Get, count};
     use crawlgate_report::{PageRecord, Report};
     use std::collections::BTreeMap;
 
@@ -124,37 +120,52 @@ pub(crate) mod pages {
         ]
     }
 
-    pub(crate) fn rows(report: &Report) -> impl Iterator<Item = Row<'_>> {
-        let mut findings: BTreeMap<&str, u32> = BTreeMap::new();
-        for finding in &report.findings {
-            let n = findings.entry(finding.finding.url.as_str()).or_default();
-            *n = n.saturating_add(1);
-        }
-        let meant: Vec<&str> = report
-            .target
-            .profiles
-            .iter()
-            .filter(|name| !report.target.expected_blocked.contains(name))
-            .map(String::as_str)
-            .collect();
-        held_pages(report).iter().map(move |page| {
-            let mut views = meant
-                .iter()
-                .filter_map(|name| page.profiles.get(name))
-                .peekable();
-            let indexable = views.peek().is_some().then(|| views.all(|v| v.indexable));
-            Row {
-                page,
-                indexable,
-                findings: findings.get(page.url.as_str()).copied().unwrap_or(0),
+    /// What a row needs beyond its page record: the findings per URL, the profiles meant to
+    /// index the site.
+    pub(crate) struct Context<'r> {
+        findings: BTreeMap<&'r str, u32>,
+        meant: Vec<&'r str>,
+    }
+
+    impl<'r> Context<'r> {
+        pub(crate) fn of(report: &'r Report) -> Self {
+            let mut findings: BTreeMap<&str, u32> = BTreeMap::new();
+            for finding in &report.findings {
+                let n = findings.entry(finding.finding.url.as_str()).or_default();
+                *n = n.saturating_add(1);
             }
-        })
+            let meant = report
+                .target
+                .profiles
+                .iter()
+                .filter(|name| !report.target.expected_blocked.contains(name))
+                .map(String::as_str)
+                .collect();
+            Context { findings, meant }
+        }
+
+        /// The rows of `pages`, a chunk of the report's.
+        pub(crate) fn rows<'a>(&'a self, pages: &'a [PageRecord]) -> impl Iterator<Item = Row<'a>> {
+            pages.iter().map(move |page| {
+                let mut views = self
+                    .meant
+                    .iter()
+                    .filter_map(|name| page.profiles.get(name))
+                    .peekable();
+                let indexable = views.peek().is_some().then(|| views.all(|v| v.indexable));
+                Row {
+                    page,
+                    indexable,
+                    findings: self.findings.get(page.url.as_str()).copied().unwrap_or(0),
+                }
+            })
+        }
     }
 }
 
 pub(crate) mod verdicts {
-    use super::{Col, Get, held_pages};
-    use crawlgate_report::{ProfileView, Report};
+    use super::{Col, Get};
+    use crawlgate_report::{PageRecord, ProfileView};
 
     pub(crate) const DESCRIPTION: &str = "One row per URL and crawler profile that has a verdict \
         on it (`pages[].profiles`), by URL, then profile. Join to `pages.parquet` on `url`.";
@@ -226,13 +237,17 @@ pub(crate) mod verdicts {
         ]
     }
 
-    pub(crate) fn rows(report: &Report) -> impl Iterator<Item = Row<'_>> {
-        let expected = &report.target.expected_blocked;
-        held_pages(report).iter().flat_map(move |page| {
+    /// The rows of `pages`, a chunk of the report's; `expected`: the report's
+    /// `target.expected_blocked`.
+    pub(crate) fn rows<'a>(
+        expected: &'a [String],
+        pages: &'a [PageRecord],
+    ) -> impl Iterator<Item = Row<'a>> {
+        pages.iter().flat_map(move |page| {
             page.profiles.iter().map(move |(profile, view)| Row {
                 url: &page.url,
                 profile,
-                expected_blocked: expected.contains(profile),
+                expected_blocked: expected.iter().any(|name| name == profile),
                 view,
                 directives: view.directives.join(", "),
             })
@@ -241,9 +256,9 @@ pub(crate) mod verdicts {
 }
 
 pub(crate) mod links {
-    use super::{Col, Get, count, held_pages};
+    use super::{Col, Get, count};
     use crawlgate_core::Evidence;
-    use crawlgate_report::Report;
+    use crawlgate_report::{PageRecord, Report};
 
     pub(crate) const DESCRIPTION: &str = "The links the report has, which are not all the site's \
         links: an audit keeps no list of links per page (each link becomes a count on its target, \
@@ -300,8 +315,9 @@ pub(crate) mod links {
         ]
     }
 
-    pub(crate) fn rows(report: &Report) -> impl Iterator<Item = Row<'_>> {
-        let quoted = report
+    /// The links the findings quote, in finding order.
+    pub(crate) fn quoted_rows(report: &Report) -> impl Iterator<Item = Row<'_>> {
+        report
             .findings
             .iter()
             .enumerate()
@@ -340,8 +356,12 @@ pub(crate) mod links {
                         }),
                         _ => None,
                     })
-            });
-        let rendered = held_pages(report).iter().flat_map(|page| {
+            })
+    }
+
+    /// The links rendering added to `pages`, a chunk of the report's (after the quoted ones).
+    pub(crate) fn rendered_rows(pages: &[PageRecord]) -> impl Iterator<Item = Row<'_>> {
+        pages.iter().flat_map(|page| {
             page.rendered
                 .iter()
                 .flat_map(|rendered| &rendered.links_added)
@@ -353,8 +373,7 @@ pub(crate) mod links {
                     line: None,
                     rel: String::new(),
                 })
-        });
-        quoted.chain(rendered)
+        })
     }
 }
 
@@ -550,8 +569,8 @@ pub(crate) mod sitemaps {
 }
 
 pub(crate) mod sitemap_entries {
-    use super::{Col, Get, held_pages};
-    use crawlgate_report::Report;
+    use super::{Col, Get};
+    use crawlgate_report::PageRecord;
 
     pub(crate) const DESCRIPTION: &str = "One row per sitemap listing of a known URL, as the \
         report keeps them (`pages[].in_sitemaps`), by URL, then sitemap. Entries past the \
@@ -578,8 +597,9 @@ pub(crate) mod sitemap_entries {
         ]
     }
 
-    pub(crate) fn rows(report: &Report) -> impl Iterator<Item = Row<'_>> {
-        held_pages(report).iter().flat_map(|page| {
+    /// The rows of `pages`, a chunk of the report's.
+    pub(crate) fn rows(pages: &[PageRecord]) -> impl Iterator<Item = Row<'_>> {
+        pages.iter().flat_map(|page| {
             page.in_sitemaps.iter().map(move |sitemap| Row {
                 sitemap,
                 url: &page.url,

@@ -7,6 +7,7 @@ use arrow_array::types::{UInt16Type, UInt32Type};
 use arrow_array::{Array, RecordBatch};
 use crawlgate_core::Severity;
 use crawlgate_core::finding::{Evidence, Finding};
+use crawlgate_core::site::MemoryPageStore;
 use crawlgate_report::{
     PageRecord, ProfileView, ProfileViews, RenderedRecord, Report, ReportFinding, SitemapReport,
 };
@@ -570,4 +571,64 @@ fn write_tables_writes_every_file_into_the_folder_atomically() {
         failed[0].1
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `report` with its page records in a page store, as an audit past `--pages-in-memory`
+/// leaves them.
+fn stored(report: &Report) -> Report {
+    let mut pages =
+        crawlgate_report::PageTable::in_store(std::sync::Arc::new(MemoryPageStore::default()));
+    for page in &report.pages {
+        pages.push(page.into_owned()).unwrap();
+    }
+    assert!(pages.is_stored());
+    Report {
+        pages,
+        ..report.clone()
+    }
+}
+
+#[test]
+fn page_records_in_the_page_store_give_the_same_files_read_a_chunk_at_a_time() {
+    let mut large = minimal();
+    // Chunks of page records and row groups end at different rows.
+    let pages = 2 * crate::ROWS_PER_GROUP + crate::PAGE_CHUNK + 7;
+    large.pages = (0..pages)
+        .map(|i| {
+            let mut page = page(&format!("https://example.test/p/{i:06}"));
+            page.in_sitemaps = vec!["https://example.test/sitemap.xml".to_owned()];
+            page
+        })
+        .collect();
+    for report in [rich(), large] {
+        for table in Table::ALL {
+            assert!(
+                bytes_of(&stored(&report), table) == bytes_of(&report, table),
+                "{table:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_page_record_that_cannot_be_read_back_fails_the_tables_that_read_it() {
+    /// A store that keeps nothing it is given.
+    #[derive(Debug)]
+    struct Forgetful;
+    impl crawlgate_core::site::PageStore for Forgetful {
+        fn put(&self, _: &[u8]) -> std::io::Result<crawlgate_core::site::PageKey> {
+            Ok(crawlgate_core::site::PageKey { offset: 0, len: 9 })
+        }
+        fn get(&self, _: crawlgate_core::site::PageKey, _: &mut Vec<u8>) -> std::io::Result<()> {
+            Err(std::io::ErrorKind::UnexpectedEof.into())
+        }
+    }
+    let mut report = rich();
+    let mut pages = crawlgate_report::PageTable::in_store(std::sync::Arc::new(Forgetful));
+    pages.push(page("https://example.test/")).unwrap();
+    report.pages = pages;
+    let error = write_table(&report, Table::Pages, Vec::new()).unwrap_err();
+    assert!(matches!(error, crate::Error::PageRecords(_)), "{error}");
+    // The findings table reads no page record.
+    assert!(write_table(&report, Table::Findings, Vec::new()).is_ok());
 }

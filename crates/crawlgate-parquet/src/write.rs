@@ -8,12 +8,11 @@ use arrow_array::builder::{
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, Schema};
-use crawlgate_report::{PageTable, Report};
+use crawlgate_report::Report;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{DEFAULT_CREATED_BY, WriterProperties};
-use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -86,8 +85,6 @@ pub fn write_tables(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Error> 
         path: dir.to_path_buf(),
         source,
     })?;
-    let held = pages_held(report)?;
-    let report = held.as_ref().unwrap_or(report);
     let mut written = Vec::new();
     let mut failed = Vec::new();
     for table in Table::ALL {
@@ -114,63 +111,85 @@ pub fn write_tables(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Error> 
 
 /// Write one table of `report` as a Parquet file into `out`; `out` back, flushed.
 ///
-/// A report whose page records are in the page store has them read back into memory first.
+/// The tables made from the report's page records read them [`PAGE_CHUNK`] at a time: a report
+/// whose records are in the page store is never read back whole.
 pub fn write_table<W: Write + Send>(report: &Report, table: Table, out: W) -> Result<W, Error> {
-    if let Some(held) = pages_held(report)? {
-        return write_table(&held, table, out);
-    }
     let file = TableFile { report, table };
-    match table {
-        Table::Pages => file.write(
-            &tables::pages::columns(),
-            tables::pages::rows(report).map(Ok),
-            out,
-        ),
-        Table::Verdicts => file.write(
-            &tables::verdicts::columns(),
-            tables::verdicts::rows(report).map(Ok),
-            out,
-        ),
-        Table::Links => file.write(
-            &tables::links::columns(),
-            tables::links::rows(report).map(Ok),
-            out,
-        ),
-        Table::Findings => file.write(
-            &tables::findings::columns(),
-            tables::findings::rows(report),
-            out,
-        ),
-        Table::Sitemaps => file.write(
-            &tables::sitemaps::columns(),
-            tables::sitemaps::rows(report).map(Ok),
-            out,
-        ),
-        Table::SitemapEntries => file.write(
-            &tables::sitemap_entries::columns(),
-            tables::sitemap_entries::rows(report).map(Ok),
-            out,
-        ),
-    }
-}
-
-/// `report` with its page records in memory, when they are in the page store: the tables'
-/// rows borrow from them.
-// A stored table could be read a batch at a time instead; rows borrow from their records,
-// so that waits for batches that copy each row's values as it comes.
-fn pages_held(report: &Report) -> Result<Option<Report>, Error> {
-    if !report.pages.is_stored() {
-        return Ok(None);
-    }
-    let pages: PageTable = report.pages.iter().map(Cow::into_owned).collect();
-    if let Some(error) = report.pages.read_error() {
+    let written = match table {
+        Table::Pages => {
+            let context = tables::pages::Context::of(report);
+            let mut batches = file.batches(&tables::pages::columns(), out)?;
+            for chunk in report.pages.chunks(PAGE_CHUNK) {
+                let columns = tables::pages::columns();
+                for row in context.rows(&chunk) {
+                    batches.push(&columns, &row)?;
+                }
+            }
+            batches
+        }
+        Table::Verdicts => {
+            let expected = &report.target.expected_blocked;
+            let mut batches = file.batches(&tables::verdicts::columns(), out)?;
+            for chunk in report.pages.chunks(PAGE_CHUNK) {
+                let columns = tables::verdicts::columns();
+                for row in tables::verdicts::rows(expected, &chunk) {
+                    batches.push(&columns, &row)?;
+                }
+            }
+            batches
+        }
+        Table::Links => {
+            let columns = tables::links::columns();
+            let mut batches = file.batches(&columns, out)?;
+            for row in tables::links::quoted_rows(report) {
+                batches.push(&columns, &row)?;
+            }
+            for chunk in report.pages.chunks(PAGE_CHUNK) {
+                let columns = tables::links::columns();
+                for row in tables::links::rendered_rows(&chunk) {
+                    batches.push(&columns, &row)?;
+                }
+            }
+            batches
+        }
+        Table::Findings => {
+            let columns = tables::findings::columns();
+            let mut batches = file.batches(&columns, out)?;
+            for row in tables::findings::rows(report) {
+                batches.push(&columns, &row?)?;
+            }
+            batches
+        }
+        Table::Sitemaps => {
+            let columns = tables::sitemaps::columns();
+            let mut batches = file.batches(&columns, out)?;
+            for row in tables::sitemaps::rows(report) {
+                batches.push(&columns, &row)?;
+            }
+            batches
+        }
+        Table::SitemapEntries => {
+            let mut batches = file.batches(&tables::sitemap_entries::columns(), out)?;
+            for chunk in report.pages.chunks(PAGE_CHUNK) {
+                let columns = tables::sitemap_entries::columns();
+                for row in tables::sitemap_entries::rows(&chunk) {
+                    batches.push(&columns, &row)?;
+                }
+            }
+            batches
+        }
+    };
+    // A page record that could not be read back ended the rows early.
+    let reads_pages = !matches!(table, Table::Findings | Table::Sitemaps);
+    if let Some(error) = report.pages.read_error().filter(|_| reads_pages) {
         return Err(Error::PageRecords(error.to_owned()));
     }
-    Ok(Some(Report {
-        pages,
-        ..report.clone()
-    }))
+    written.finish()
 }
+
+/// Page records read back from the page store at a time (rows are made from each chunk
+/// before the next is read).
+pub const PAGE_CHUNK: usize = 4_096;
 
 struct TableFile<'r> {
     report: &'r Report,
@@ -202,142 +221,147 @@ impl TableFile<'_> {
             .build()
     }
 
-    fn write<R, W: Write + Send>(
-        &self,
-        columns: &[Col<R>],
-        rows: impl Iterator<Item = Result<R, Error>>,
-        out: W,
-    ) -> Result<W, Error> {
+    /// A writer of this table's rows into `out`, whose schema is `columns`'.
+    fn batches<R, W: Write + Send>(&self, columns: &[Col<R>], out: W) -> Result<Batches<W>, Error> {
         let schema = Arc::new(Schema::new(
             columns
                 .iter()
                 .map(|c| c.describe().field())
                 .collect::<Vec<_>>(),
         ));
-        let mut writer = ArrowWriter::try_new(out, schema.clone(), Some(self.properties()))?;
-        let mut batch: Vec<R> = Vec::new();
-        let mut batch_bytes = 0;
-        for row in rows {
-            let row = row?;
-            let bytes = self.string_bytes(columns, &row)?;
-            if !batch.is_empty()
-                && (batch.len() >= ROWS_PER_GROUP || batch_bytes + bytes > BATCH_BYTES)
-            {
-                write_batch(&mut writer, &schema, columns, &batch)?;
-                batch.clear();
-                batch_bytes = 0;
-            }
-            batch.push(row);
-            batch_bytes += bytes;
+        Ok(Batches {
+            table: self.table,
+            writer: ArrowWriter::try_new(out, schema.clone(), Some(self.properties()))?,
+            schema,
+            builders: columns
+                .iter()
+                .map(|column| Builder::for_get(&column.get))
+                .collect(),
+            rows: 0,
+            bytes: 0,
+        })
+    }
+}
+
+/// Rows becoming row groups: each row's values go into the column builders as it comes (so
+/// a row need not outlive the page records it borrows from), and every [`ROWS_PER_GROUP`]
+/// rows, or before the strings pass [`BATCH_BYTES`], the builders become one row group.
+struct Batches<W: Write + Send> {
+    table: Table,
+    writer: ArrowWriter<W>,
+    schema: Arc<Schema>,
+    builders: Vec<Builder>,
+    /// Rows and string bytes in the builders.
+    rows: usize,
+    bytes: usize,
+}
+
+impl<W: Write + Send> Batches<W> {
+    /// Add `row`, whose columns are `columns` (the table's, those the builders were made for).
+    fn push<R>(&mut self, columns: &[Col<R>], row: &R) -> Result<(), Error> {
+        let bytes = string_bytes(self.table, columns, row)?;
+        if self.rows > 0 && (self.rows >= ROWS_PER_GROUP || self.bytes + bytes > BATCH_BYTES) {
+            self.write_batch()?;
         }
-        if !batch.is_empty() {
-            write_batch(&mut writer, &schema, columns, &batch)?;
+        for (builder, column) in self.builders.iter_mut().zip(columns) {
+            builder.append(&column.get, row);
         }
-        let mut out = writer.into_inner()?;
+        self.rows += 1;
+        self.bytes += bytes;
+        Ok(())
+    }
+
+    /// The rows in the builders as one row group.
+    fn write_batch(&mut self) -> Result<(), Error> {
+        let arrays: Vec<ArrayRef> = self.builders.iter_mut().map(Builder::finish).collect();
+        let batch = RecordBatch::try_new(self.schema.clone(), arrays)?;
+        self.writer.write(&batch)?;
+        // Each batch its own row group, whatever its size: memory stays at one batch.
+        self.writer.flush()?;
+        self.rows = 0;
+        self.bytes = 0;
+        Ok(())
+    }
+
+    /// The last row group, the footer; `out` back, flushed.
+    fn finish(mut self) -> Result<W, Error> {
+        if self.rows > 0 {
+            self.write_batch()?;
+        }
+        let mut out = self.writer.into_inner()?;
         out.flush().map_err(|source| Error::Write {
             table: self.table.name(),
             source,
         })?;
         Ok(out)
     }
+}
 
-    /// The bytes of a row's strings; an error for a value too long for a column.
-    fn string_bytes<R>(&self, columns: &[Col<R>], row: &R) -> Result<usize, Error> {
-        let mut total = 0usize;
-        for column in columns {
-            let bytes = match column.get {
-                Get::Str(get) => get(row).len(),
-                Get::OptStr(get) => get(row).map_or(0, str::len),
-                _ => 0,
-            };
-            if bytes > MAX_VALUE_BYTES {
-                return Err(Error::ValueTooLong {
-                    table: self.table.name(),
-                    column: column.name,
-                    bytes,
-                });
-            }
-            total = total.saturating_add(bytes);
+/// The bytes of a row's strings; an error for a value too long for a column.
+fn string_bytes<R>(table: Table, columns: &[Col<R>], row: &R) -> Result<usize, Error> {
+    let mut total = 0usize;
+    for column in columns {
+        let bytes = match column.get {
+            Get::Str(get) => get(row).len(),
+            Get::OptStr(get) => get(row).map_or(0, str::len),
+            _ => 0,
+        };
+        if bytes > MAX_VALUE_BYTES {
+            return Err(Error::ValueTooLong {
+                table: table.name(),
+                column: column.name,
+                bytes,
+            });
         }
-        Ok(total)
+        total = total.saturating_add(bytes);
     }
+    Ok(total)
 }
 
-/// One batch of rows as one row group.
-fn write_batch<R, W: Write + Send>(
-    writer: &mut ArrowWriter<W>,
-    schema: &Arc<Schema>,
-    columns: &[Col<R>],
-    rows: &[R],
-) -> Result<(), Error> {
-    let arrays: Vec<ArrayRef> = columns.iter().map(|column| array(column, rows)).collect();
-    let batch = RecordBatch::try_new(schema.clone(), arrays)?;
-    writer.write(&batch)?;
-    // Each batch its own row group, whatever its size: memory stays at one batch.
-    writer.flush()?;
-    Ok(())
+/// One column's values of the row group being built.
+enum Builder {
+    Str(StringBuilder),
+    U16(UInt16Builder),
+    U32(UInt32Builder),
+    U64(UInt64Builder),
+    Bool(BooleanBuilder),
 }
 
-/// One column of a batch.
-fn array<R>(column: &Col<R>, rows: &[R]) -> ArrayRef {
-    match column.get {
-        Get::Str(get) => {
-            let bytes = rows.iter().map(|row| get(row).len()).sum();
-            let mut builder = StringBuilder::with_capacity(rows.len(), bytes);
-            for row in rows {
-                builder.append_value(get(row));
-            }
-            Arc::new(builder.finish())
+impl Builder {
+    fn for_get<R>(get: &Get<R>) -> Builder {
+        match get {
+            Get::Str(_) | Get::OptStr(_) => Builder::Str(StringBuilder::new()),
+            Get::OptU16(_) => Builder::U16(UInt16Builder::new()),
+            Get::U32(_) | Get::OptU32(_) => Builder::U32(UInt32Builder::new()),
+            Get::U64(_) => Builder::U64(UInt64Builder::new()),
+            Get::Bool(_) | Get::OptBool(_) => Builder::Bool(BooleanBuilder::new()),
         }
-        Get::OptStr(get) => {
-            let bytes = rows.iter().map(|row| get(row).map_or(0, str::len)).sum();
-            let mut builder = StringBuilder::with_capacity(rows.len(), bytes);
-            for row in rows {
-                builder.append_option(get(row));
-            }
-            Arc::new(builder.finish())
+    }
+
+    /// Append `row`'s value. The builder was made for this column ([`Builder::for_get`]); were
+    /// it not, the column would come out short and the row group be refused, not a panic.
+    fn append<R>(&mut self, get: &Get<R>, row: &R) {
+        match (self, get) {
+            (Builder::Str(builder), Get::Str(get)) => builder.append_value(get(row)),
+            (Builder::Str(builder), Get::OptStr(get)) => builder.append_option(get(row)),
+            (Builder::U16(builder), Get::OptU16(get)) => builder.append_option(get(row)),
+            (Builder::U32(builder), Get::U32(get)) => builder.append_value(get(row)),
+            (Builder::U32(builder), Get::OptU32(get)) => builder.append_option(get(row)),
+            (Builder::U64(builder), Get::U64(get)) => builder.append_value(get(row)),
+            (Builder::Bool(builder), Get::Bool(get)) => builder.append_value(get(row)),
+            (Builder::Bool(builder), Get::OptBool(get)) => builder.append_option(get(row)),
+            _ => {}
         }
-        Get::OptU16(get) => {
-            let mut builder = UInt16Builder::with_capacity(rows.len());
-            for row in rows {
-                builder.append_option(get(row));
-            }
-            Arc::new(builder.finish())
-        }
-        Get::U32(get) => {
-            let mut builder = UInt32Builder::with_capacity(rows.len());
-            for row in rows {
-                builder.append_value(get(row));
-            }
-            Arc::new(builder.finish())
-        }
-        Get::OptU32(get) => {
-            let mut builder = UInt32Builder::with_capacity(rows.len());
-            for row in rows {
-                builder.append_option(get(row));
-            }
-            Arc::new(builder.finish())
-        }
-        Get::U64(get) => {
-            let mut builder = UInt64Builder::with_capacity(rows.len());
-            for row in rows {
-                builder.append_value(get(row));
-            }
-            Arc::new(builder.finish())
-        }
-        Get::Bool(get) => {
-            let mut builder = BooleanBuilder::with_capacity(rows.len());
-            for row in rows {
-                builder.append_value(get(row));
-            }
-            Arc::new(builder.finish())
-        }
-        Get::OptBool(get) => {
-            let mut builder = BooleanBuilder::with_capacity(rows.len());
-            for row in rows {
-                builder.append_option(get(row));
-            }
-            Arc::new(builder.finish())
+    }
+
+    /// The values appended since the last call, as an array; the builder starts again empty.
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Builder::Str(builder) => Arc::new(builder.finish()),
+            Builder::U16(builder) => Arc::new(builder.finish()),
+            Builder::U32(builder) => Arc::new(builder.finish()),
+            Builder::U64(builder) => Arc::new(builder.finish()),
+            Builder::Bool(builder) => Arc::new(builder.finish()),
         }
     }
 }
