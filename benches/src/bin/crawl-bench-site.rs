@@ -95,6 +95,10 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .filter(|&n| n >= 2)
         .unwrap_or_else(|| usage());
+    // Before any page is made: a generated site holds none (ten million pages would not fit).
+    if args.get(1).map(String::as_str) == Some("--generate") {
+        serve_generated(pages);
+    }
     let mut files: Vec<(String, Vec<u8>)> = (0..pages)
         .map(|i| {
             let file = if i == 0 {
@@ -111,9 +115,6 @@ fn main() {
     ));
     files.push(("site.css".to_owned(), b"body { margin: 0 }\n".to_vec()));
     files.push(("site.js".to_owned(), b"void 0;\n".to_vec()));
-    if args.get(1).map(String::as_str) == Some("--generate") {
-        serve_generated(pages);
-    }
     if let Some(flag) = args.get(1) {
         let (Some(dir), Some(origin), "--write") = (args.get(2), args.get(3), flag.as_str()) else {
             usage();

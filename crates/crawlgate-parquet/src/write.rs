@@ -115,6 +115,7 @@ pub fn write_tables(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Error> 
 /// whose records are in the page store is never read back whole.
 pub fn write_table<W: Write + Send>(report: &Report, table: Table, out: W) -> Result<W, Error> {
     let file = TableFile { report, table };
+    let failures = report.pages.read_failures();
     let written = match table {
         Table::Pages => {
             let context = tables::pages::Context::of(report);
@@ -179,9 +180,9 @@ pub fn write_table<W: Write + Send>(report: &Report, table: Table, out: W) -> Re
             batches
         }
     };
-    // A page record that could not be read back ended the rows early.
-    let reads_pages = !matches!(table, Table::Findings | Table::Sitemaps);
-    if let Some(error) = report.pages.read_error().filter(|_| reads_pages) {
+    // A page record that could not be read back ended this table's rows early.
+    if report.pages.read_failures() > failures {
+        let error = report.pages.read_error().unwrap_or_default();
         return Err(Error::PageRecords(error.to_owned()));
     }
     written.finish()

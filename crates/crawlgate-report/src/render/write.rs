@@ -70,13 +70,15 @@ fn write_one(
 ) -> Result<PathBuf, RenderError> {
     let path = dir.join(format!("report.{}", renderer.extension()));
     write_file_atomically(&path, |out| {
+        let failures = report.pages.read_failures();
         renderer.render(report, options, out)?;
-        // A page record that could not be read back ends the rows early: no report misses
-        // pages in silence.
-        match report.pages.read_error() {
-            Some(error) => Err(RenderError::PageRecords(error.to_owned())),
-            None => Ok(()),
+        // A page record that could not be read back ended this format's rows early: no report
+        // misses pages in silence.
+        if report.pages.read_failures() > failures {
+            let error = report.pages.read_error().unwrap_or_default();
+            return Err(RenderError::PageRecords(error.to_owned()));
         }
+        Ok(())
     })?;
     Ok(path)
 }
@@ -160,6 +162,47 @@ mod tests {
         ));
         let _ = fs::remove_dir_all(&dir);
         dir
+    }
+
+    #[test]
+    fn a_format_that_meets_an_unreadable_page_record_fails_and_the_others_are_written() {
+        /// A page store that gives back nothing it took.
+        #[derive(Debug)]
+        struct Forgetful;
+        impl crawlgate_core::site::PageStore for Forgetful {
+            fn put(&self, _: &[u8]) -> io::Result<crawlgate_core::site::PageKey> {
+                Ok(crawlgate_core::site::PageKey { offset: 0, len: 1 })
+            }
+            fn get(&self, _: crawlgate_core::site::PageKey, _: &mut Vec<u8>) -> io::Result<()> {
+                Err(io::ErrorKind::UnexpectedEof.into())
+            }
+        }
+        let dir = temp_dir("unreadable");
+        let mut report = crate::test_report::minimal();
+        let page: crate::PageRecord = serde_json::from_value(serde_json::json!({
+            "url": "https://example.com/", "kind": "page", "depth": 0, "state": "fetched",
+            "status": 200, "in_sitemaps": [], "inbound_links": 0, "profiles": {}
+        }))
+        .unwrap();
+        let mut pages = crate::PageTable::in_store(std::sync::Arc::new(Forgetful));
+        pages.push(page).unwrap();
+        report.pages = pages;
+        let formats = ["json", "sarif", "html"].map(str::to_owned);
+        let result = write_reports(
+            &report,
+            &Renderers::builtin(),
+            &formats,
+            &RenderOptions::default(),
+            &dir,
+        );
+        let Err(RenderError::SomeFailed { written, failed }) = result else {
+            panic!("{result:?}");
+        };
+        // SARIF reads no page record; JSON and HTML list pages, and would list too few.
+        assert_eq!(written, [dir.join("report.sarif")]);
+        let failed: Vec<&str> = failed.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(failed, ["json", "html"]);
+        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
