@@ -76,11 +76,12 @@ pub fn build_owned(
         }
         None => records_in_memory(&site, resources, &ranks).into(),
     };
-    report.crawl.page_store_read_error = site.page_store_error().map(str::to_owned);
     let mut report = with_robots_suggestions(report, &site);
-    if report.crawl.page_store_read_error.is_none() {
-        report.crawl.page_store_read_error = report.pages.read_error().map(str::to_owned);
-    }
+    // A page the rules could not read, or a record of the report's own.
+    report.crawl.page_store_read_error = site
+        .page_store_error()
+        .or(report.pages.read_error())
+        .map(str::to_owned);
     report
 }
 

@@ -8,7 +8,7 @@
 //! never lists fewer pages in silence.
 
 use crate::model::PageRecord;
-use crawlgate_core::site::{PageKey, PageStore};
+use crawlgate_core::site::{PageKey, PageStore, page_store};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -35,6 +35,11 @@ impl Default for Rows {
 #[derive(Clone)]
 struct StoredRows {
     store: Arc<dyn PageStore>,
+    /// Whether the store still takes records: after a refusal the rows stay in memory (as
+    /// the crawl's pages do), rather than each finding out again.
+    taking: bool,
+    /// A record being written, reused from row to row.
+    record: Vec<u8>,
     rows: Vec<StoredRow>,
     /// Shared by clones: a row one clone cannot read, none can.
     read_error: Arc<OnceLock<String>>,
@@ -55,6 +60,8 @@ impl PageTable {
         PageTable {
             rows: Rows::Stored(StoredRows {
                 store,
+                taking: true,
+                record: Vec::new(),
                 rows: Vec::new(),
                 read_error: Arc::new(OnceLock::new()),
                 read_failures: Arc::new(AtomicU64::new(0)),
@@ -62,7 +69,7 @@ impl PageTable {
         }
     }
 
-    /// Rows.
+    /// How many rows (known URLs) the table has.
     pub fn len(&self) -> usize {
         match &self.rows {
             Rows::Held(records) => records.len(),
@@ -80,33 +87,43 @@ impl PageTable {
     }
 
     /// Append a row: to the store, for a stored table. A record the store refuses stays in
-    /// memory, and the error is returned so that the caller can say so; the row is kept either
-    /// way.
+    /// memory, and so do the rows after it; the refusal is returned (once) so that the caller
+    /// can say so. The row is kept either way.
     ///
     /// # Errors
-    /// When the store could not take the record.
+    /// When the store refused this record.
     pub fn push(&mut self, record: PageRecord) -> Result<(), String> {
-        match &mut self.rows {
+        let stored = match &mut self.rows {
             Rows::Held(records) => {
                 records.push(record);
-                Ok(())
+                return Ok(());
             }
-            Rows::Stored(stored) => {
-                let put = serde_json::to_vec(&record)
-                    .map_err(|error| error.to_string())
-                    .and_then(|bytes| stored.store.put(&bytes).map_err(|e| e.to_string()));
-                match put {
-                    Ok(key) => {
-                        stored.rows.push(StoredRow::Key(key));
-                        Ok(())
-                    }
-                    Err(error) => {
-                        stored.rows.push(StoredRow::Held(Box::new(record)));
-                        Err(error)
-                    }
+            Rows::Stored(stored) => stored,
+        };
+        let mut refused = Ok(());
+        if stored.taking {
+            stored.record.clear();
+            let put = serde_json::to_writer(&mut stored.record, &record)
+                .map_err(|error| error.to_string())
+                .and_then(|()| {
+                    stored
+                        .store
+                        .put(&stored.record)
+                        .map_err(|error| error.to_string())
+                });
+            match put {
+                Ok(key) => {
+                    stored.rows.push(StoredRow::Key(key));
+                    return Ok(());
+                }
+                Err(error) => {
+                    stored.taking = false;
+                    refused = Err(error);
                 }
             }
         }
+        stored.rows.push(StoredRow::Held(Box::new(record)));
+        refused
     }
 
     /// The row at `index`: borrowed when held, read back when stored (`None` past the end, or
@@ -147,21 +164,16 @@ impl PageTable {
 
     /// The rows in order, `n` at a time (at least one): slices of a held table, or each `n`
     /// rows read back from the store (a row that cannot be read back ends them).
-    pub fn chunks(&self, n: usize) -> impl Iterator<Item = Cow<'_, [PageRecord]>> {
+    pub fn chunks(&self, n: usize) -> Box<dyn Iterator<Item = Cow<'_, [PageRecord]>> + '_> {
         let n = n.max(1);
-        let held = self
-            .as_slice()
-            .map(|rows| rows.chunks(n).map(Cow::Borrowed));
-        let mut stored = self.iter();
-        let stored = self.as_slice().is_none().then(move || {
-            std::iter::from_fn(move || {
-                let chunk: Vec<PageRecord> = stored.by_ref().take(n).map(Cow::into_owned).collect();
-                (!chunk.is_empty()).then_some(Cow::Owned(chunk))
-            })
-        });
-        held.into_iter()
-            .flatten()
-            .chain(stored.into_iter().flatten())
+        if let Some(rows) = self.as_slice() {
+            return Box::new(rows.chunks(n).map(Cow::Borrowed));
+        }
+        let mut rows = self.iter();
+        Box::new(std::iter::from_fn(move || {
+            let chunk: Vec<PageRecord> = rows.by_ref().take(n).map(Cow::into_owned).collect();
+            (!chunk.is_empty()).then_some(Cow::Owned(chunk))
+        }))
     }
 
     /// How many reads of a row have failed so far: a writer compares it before and after
@@ -188,13 +200,9 @@ impl StoredRows {
         match row {
             StoredRow::Held(record) => Some(Cow::Borrowed(record)),
             StoredRow::Key(key) => {
-                let read = self
-                    .store
-                    .get(*key, buffer)
-                    .map_err(|error| error.to_string())
-                    .and_then(|()| {
-                        serde_json::from_slice(buffer).map_err(|error| error.to_string())
-                    });
+                let read = page_store::read_record(self.store.as_ref(), *key, buffer, |record| {
+                    serde_json::from_slice(record)
+                });
                 match read {
                     Ok(record) => Some(Cow::Owned(record)),
                     Err(error) => {
@@ -385,7 +393,15 @@ mod tests {
             table.push(record("https://example.com/")),
             Err("disk full".to_owned())
         );
-        assert_eq!(table, PageTable::from(vec![record("https://example.com/")]));
+        // The rows after a refusal stay in memory without asking again.
+        assert_eq!(table.push(record("https://example.com/b")), Ok(()));
+        assert_eq!(
+            table,
+            PageTable::from(vec![
+                record("https://example.com/"),
+                record("https://example.com/b")
+            ])
+        );
     }
 
     #[test]

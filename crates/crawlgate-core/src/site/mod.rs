@@ -270,16 +270,14 @@ impl Site {
                 .set("a stored page but no page store".to_owned());
             return None;
         };
-        let read = RECORD.with_borrow_mut(|record| {
-            store
-                .get(key, record)
-                .map_err(|error| error.to_string())
-                .and_then(|()| page_store::decode(record).map_err(|error| error.to_string()))
-        });
-        read.map_err(|error| {
-            let _ = self.page_store_error.set(error);
-        })
-        .ok()
+        RECORD
+            .with_borrow_mut(|record| {
+                page_store::read_record(store.as_ref(), key, record, page_store::decode)
+            })
+            .map_err(|error| {
+                let _ = self.page_store_error.set(error);
+            })
+            .ok()
     }
 
     /// The first failure to read a page back from the page store: when there is one, some

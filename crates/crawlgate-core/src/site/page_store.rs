@@ -39,6 +39,22 @@ pub trait PageStore: Send + Sync + std::fmt::Debug {
     fn get(&self, key: PageKey, into: &mut Vec<u8>) -> std::io::Result<()>;
 }
 
+/// The record at `key` in `store` (read into `buffer`), decoded by `decode`; why not, in words.
+/// One way to read a record back, for the Site's pages and for any other record kept in the
+/// same store (the report's page rows).
+///
+/// # Errors
+/// When the store cannot give the record, or `decode` refuses it.
+pub fn read_record<T, E: std::fmt::Display>(
+    store: &dyn PageStore,
+    key: PageKey,
+    buffer: &mut Vec<u8>,
+    decode: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> Result<T, String> {
+    store.get(key, buffer).map_err(|error| error.to_string())?;
+    decode(buffer).map_err(|error| error.to_string())
+}
+
 /// A [`PageStore`] in one growing buffer: for the offline driver and tests (it saves no
 /// memory, but runs every page through the same records a file holds).
 #[derive(Debug, Default)]
