@@ -346,10 +346,7 @@ fn print_afterword(start_error: Option<&str>, report: &Report) {
         eprint!("{}", crate::terminal::safe(message));
     }
     if let Some(error) = &report.crawl.page_store_write_error {
-        eprintln!(
-            "warning: the page store took no more pages ({}); the rest were held in memory",
-            crate::terminal::safe(error)
-        );
+        super::warn_page_store_refused(error);
     }
     if let Some(error) = &report.crawl.page_store_read_error {
         eprintln!(

@@ -126,6 +126,9 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     if let Some(message) = &start_error {
         eprint!("{}", crate::terminal::safe(message));
     }
+    if let Some(error) = &site.stats.page_store_write_error {
+        super::warn_page_store_refused(error);
+    }
     let unread = site.page_store_error().map(str::to_owned);
     if let Some(error) = &unread {
         eprintln!(

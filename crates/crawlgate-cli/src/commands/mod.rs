@@ -32,3 +32,12 @@ pub(crate) fn print_summary(text: &str) {
         crate::terminal::say!("warning: cannot write the summary to standard output: {error}");
     }
 }
+
+/// The warning for a page store that stopped taking pages (a full disk): nothing is lost, the
+/// later pages were held in memory, but the memory bound the store gives no longer held.
+pub(crate) fn warn_page_store_refused(error: &str) {
+    eprintln!(
+        "warning: the page store took no more pages ({}); the rest were held in memory",
+        crate::terminal::safe(error)
+    );
+}

@@ -60,20 +60,22 @@ impl Rule for MissingIndexableUrl {
         };
         let read = sitemaps_read_note(&url_sitemaps);
         let unread = unread_note(site);
-        for (index, profile) in profiles(site) {
-            for resource in site.resources() {
-                // The page itself is read last, once: it may be in the page store.
-                if resource.kind != ResourceKind::Page
-                    || !resource.listed_in.is_empty()
-                    || !origins.contains(&origin_of(&resource.url))
-                {
-                    continue;
-                }
-                let page = site.page(resource);
-                if !page.as_ref().is_some_and(|page| page.signals.is_html)
-                    || !site
-                        .indexability_of(resource, page.as_deref(), index)
-                        .is_indexable()
+        // Each page is read once for every profile: it may be in the page store.
+        for resource in site.resources() {
+            if resource.kind != ResourceKind::Page
+                || !resource.listed_in.is_empty()
+                || !origins.contains(&origin_of(&resource.url))
+            {
+                continue;
+            }
+            let page = site.page(resource);
+            if !page.as_ref().is_some_and(|page| page.signals.is_html) {
+                continue;
+            }
+            for (index, profile) in profiles(site) {
+                if !site
+                    .indexability_of(resource, page.as_deref(), index)
+                    .is_indexable()
                 {
                     continue;
                 }
