@@ -1,6 +1,6 @@
 //! `crawlgate robots test` and `crawlgate robots lint`, end to end.
 
-use crate::util::{crawlgate, text};
+use crate::util::{crawlgate, scratch, text};
 use crawlgate_test_support::{fixtures_dir, repo_dir};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -344,9 +344,11 @@ fn lint_reads_a_large_real_file_as_a_200_response() {
 }
 
 /// The `crawlgate robots …` commands of README.md's robots.txt section, run as written from the
-/// repository root.
+/// repository root, but for the file a command writes (`-o`): it goes to a scratch folder, not
+/// into the source tree.
 #[test]
 fn readme_robots_examples_work_as_written() {
+    let written = scratch("readme-robots-examples");
     let readme = std::fs::read_to_string(repo_dir().join("README.md")).expect("README.md");
     let commands: Vec<&str> = readme
         .lines()
@@ -357,7 +359,16 @@ fn readme_robots_examples_work_as_written() {
         .collect();
     assert!(commands.len() >= 2, "README.md has no robots examples");
     for command in commands {
-        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let mut args: Vec<String> = command
+            .split_whitespace()
+            .skip(1)
+            .map(String::from)
+            .collect();
+        let output_file = args.iter().position(|arg| arg == "-o").map(|at| {
+            let file = written.join(&args[at + 1]);
+            args[at + 1] = file.display().to_string();
+            file
+        });
         let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
             .args(&args)
             .current_dir(repo_dir())
@@ -370,7 +381,11 @@ fn readme_robots_examples_work_as_written() {
             stderr(&output)
         );
         assert!(!output.stdout.is_empty(), "{command}");
+        if let Some(file) = output_file {
+            assert!(file.is_file(), "{command}: {} not written", file.display());
+        }
     }
+    std::fs::remove_dir_all(&written).unwrap();
 }
 
 fn demo_robots() -> String {

@@ -115,16 +115,41 @@ pub fn write_file_atomically<E: From<io::Error>>(
     let name = path
         .file_name()
         .map_or_else(|| "output".into(), |name| name.to_string_lossy());
-    let temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    // The file gets the permissions a shell redirect would give it (or keeps those it had), not
+    // the temporary file's owner-only ones: a sitemap or robots.txt written here is served by a
+    // web server running as another user.
+    let existing = fs::metadata(path).ok().map(|meta| meta.permissions());
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    if let Some(permissions) = existing.clone().or_else(new_file_permissions) {
+        builder.permissions(permissions);
+    }
+    let temp = builder.tempfile_in(dir)?;
+    if let Some(permissions) = existing {
+        // Exactly these: the umask narrowed the ones asked for at creation.
+        temp.as_file().set_permissions(permissions)?;
+    }
     let mut out = BufWriter::new(temp);
     fill(&mut out)?;
     let temp = out.into_inner().map_err(io::IntoInnerError::into_error)?;
     temp.as_file().sync_all()?;
     temp.persist(path).map_err(|error| error.error)?;
     Ok(())
+}
+
+/// What `File::create` asks for a new file on Unix: read and write for everyone, less the
+/// umask. Elsewhere the temporary file's own permissions are what a new file gets.
+fn new_file_permissions() -> Option<fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        Some(fs::Permissions::from_mode(0o666))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 #[cfg(test)]
@@ -277,6 +302,31 @@ mod tests {
         )
         .unwrap();
         assert_eq!(paths, [dir.join("report.json")]);
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A written file gets what a shell redirect would give a new one (not the temporary
+    /// file's owner-only mode: a sitemap must be readable by the web server serving it), and a
+    /// rewritten one keeps its own.
+    #[cfg(unix)]
+    #[test]
+    fn a_written_file_has_a_new_files_permissions_or_keeps_its_own() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |path: &Path| fs::metadata(path).unwrap().permissions().mode() & 0o777;
+        let dir = temp_dir("permissions");
+        fs::create_dir_all(&dir).unwrap();
+        // What the umask leaves of 0o666, as `File::create` shows it.
+        let created = dir.join("created");
+        fs::File::create(&created).unwrap();
+        let written = dir.join("sitemap.xml");
+        write_file_atomically::<io::Error>(&written, |out| out.write_all(b"<urlset/>")).unwrap();
+        assert_eq!(mode(&written), mode(&created));
+
+        fs::set_permissions(&written, fs::Permissions::from_mode(0o640)).unwrap();
+        write_file_atomically::<io::Error>(&written, |out| out.write_all(b"<urlset></urlset>"))
+            .unwrap();
+        assert_eq!(mode(&written), 0o640);
+        assert_eq!(fs::read_to_string(&written).unwrap(), "<urlset></urlset>");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
