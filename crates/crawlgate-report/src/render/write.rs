@@ -122,8 +122,13 @@ pub fn write_file_atomically<E: From<io::Error>>(
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
-    if let Some(permissions) = existing.clone().or_else(new_file_permissions) {
+    if let Some(permissions) = existing.clone() {
         builder.permissions(permissions);
+    } else {
+        // What `File::create` asks for a new file: read and write for everyone, less the
+        // umask. Elsewhere than Unix a new file gets the temporary file's own permissions.
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     }
     let temp = builder.tempfile_in(dir)?;
     if let Some(permissions) = existing {
@@ -136,20 +141,6 @@ pub fn write_file_atomically<E: From<io::Error>>(
     temp.as_file().sync_all()?;
     temp.persist(path).map_err(|error| error.error)?;
     Ok(())
-}
-
-/// What `File::create` asks for a new file on Unix: read and write for everyone, less the
-/// umask. Elsewhere the temporary file's own permissions are what a new file gets.
-fn new_file_permissions() -> Option<fs::Permissions> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt as _;
-        Some(fs::Permissions::from_mode(0o666))
-    }
-    #[cfg(not(unix))]
-    {
-        None
-    }
 }
 
 #[cfg(test)]
