@@ -510,9 +510,19 @@ fn a_robots_override_is_audited_instead_of_the_live_file() {
         format!("{origin}="),
         format!("{origin}={}", dir.join("missing.txt").display()),
     ] {
-        let output = run(&["audit", server.url("/").as_str(), "--robots-override", &bad]);
+        let refused = dir.join("refused");
+        let output = run(&[
+            "audit",
+            server.url("/").as_str(),
+            "--robots-override",
+            &bad,
+            "-o",
+            refused.to_str().unwrap(),
+        ]);
         assert_eq!(output.status.code(), Some(2), "{bad}");
         assert!(text(&output.stderr).contains("robots"), "{bad}");
+        // A usage error leaves no report folder, nor a crawl store in it.
+        assert!(!refused.exists(), "{bad}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

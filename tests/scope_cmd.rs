@@ -2,7 +2,7 @@
 //! `--sitemap-only`, `--max-discovered` and their `crawlgate.toml` keys, for `crawl` and
 //! `audit`, against a site served on 127.0.0.1.
 
-use crate::util::{audit_to_json, crawlgate, report_json, scratch, text};
+use crate::util::{audit_to_json, crawlgate, files_in, report_json, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
 use crawlgate_test_support::html::page;
 use serde_json::Value;
@@ -124,6 +124,8 @@ fn a_bad_line_in_a_url_list_is_an_error_naming_the_file_and_line() {
 fn an_excluded_start_url_is_a_usage_error() {
     let server = serve_shop();
     let start = server.url("/");
+    // Run where the audit's default report folder would go: a usage error leaves nothing there.
+    let cwd = scratch("excluded-start-url");
     for (command, flags) in [
         ("crawl", ["--exclude", "*/"]),
         ("audit", ["--include", "*/shop/*"]),
@@ -131,8 +133,13 @@ fn an_excluded_start_url_is_a_usage_error() {
         let mut args = vec![command, start.as_str()];
         args.extend(flags);
         args.push("--quiet");
-        let output = crawlgate(&args);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+            .args(&args)
+            .current_dir(&cwd)
+            .output()
+            .unwrap();
         assert_eq!(output.status.code(), Some(2), "{command}");
+        assert_eq!(files_in(&cwd), Vec::<String>::new(), "{command}");
         let stderr = text(&output.stderr);
         assert!(
             stderr.contains(&format!(

@@ -274,7 +274,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
         jiff::Timestamp::now()
     };
     let default_store = (!args.no_store).then_some(args.output_dir.as_path());
-    let mut store = OpenStore::open(&args.crawl, default_store, fresh_time)?;
+    let mut store = OpenStore::resume(&args.crawl)?;
     let audit_time = OpenStore::audit_time(store.as_ref(), fresh_time);
     let config = crawl_config(&args, start, audit_time)?;
     let mut builder = Auditor::builder()
@@ -303,12 +303,16 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     }
     let auditor = builder.build()?;
     let baseline = load_baseline(&args)?;
+    if store.is_none() {
+        store = OpenStore::create(&args.crawl, default_store, audit_time)?;
+    }
     if let Some(store) = &mut store {
         store.bind(&config, auditor.http_options())?;
     }
     live::stop_on_signals(auditor.stop_handle());
-    let site = runtime
-        .block_on(auditor.crawl_with_store(config, store.as_ref().map(|open| &open.store)))?;
+    let crawled =
+        runtime.block_on(auditor.crawl_with_store(config, store.as_ref().map(|open| &open.store)));
+    let site = OpenStore::abandon_on_error(&mut store, crawled)?;
     progress.finish_and_clear();
     // A page still being parsed when the crawl stopped (its deadline, a signal) runs on a
     // blocking thread that a dropped runtime would wait for; its result is not wanted (the page

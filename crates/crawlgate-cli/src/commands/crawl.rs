@@ -68,9 +68,12 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = args.jsonl.as_ref().filter(|path| path.as_os_str() != "-") {
         atomic::check_output_file(path, "--jsonl")?;
     }
-    let mut store = OpenStore::open(&args.crawl, None, jiff::Timestamp::now())?;
+    let mut store = OpenStore::resume(&args.crawl)?;
     let audit_time = OpenStore::audit_time(store.as_ref(), jiff::Timestamp::now());
     let config = args.crawl.config(start, audit_time)?;
+    if store.is_none() {
+        store = OpenStore::create(&args.crawl, None, audit_time)?;
+    }
     if let Some(store) = &mut store {
         store.bind(&config, &http)?;
     }
@@ -85,14 +88,15 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let runtime = net::runtime()?;
     let stop = StopHandle::new();
     live::stop_on_signals(stop.clone());
-    let site = runtime.block_on(crawl_with_store(
+    let crawled = runtime.block_on(crawl_with_store(
         config,
         &http,
         None,
         store.as_ref().map(|open| &open.store),
         &stop,
         &on_event,
-    ))?;
+    ));
+    let site = OpenStore::abandon_on_error(&mut store, crawled)?;
     progress.finish_and_clear();
     // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));

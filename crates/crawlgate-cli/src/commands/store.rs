@@ -1,5 +1,6 @@
-//! The crawl store as `crawl` and `audit` use it: opened (or resumed) before the crawl, closed
-//! after it, and what it means for the user said: how to resume, or that it is gone.
+//! The crawl store as `crawl` and `audit` use it: resumed first (the crawl takes its audit time)
+//! or made once the command's inputs are checked, closed after the crawl, and what it means for
+//! the user said: how to resume, or that it is gone. A usage error leaves no store behind.
 
 use crate::commands::crawl_args::CrawlArgs;
 use anyhow::{Context as _, Result};
@@ -16,26 +17,36 @@ pub(crate) struct OpenStore {
     /// The folder did not exist before the store: it goes with a temporary store when empty
     /// (an audit that reached nothing leaves no folder behind).
     made_dir: bool,
+    /// Resumed (`--resume`), not made by this command: what an earlier run stored is in it.
+    resumed: bool,
 }
 
 impl OpenStore {
-    /// The store `args` asks for (`--resume DIR`, `--store DIR`), else `default` (the audit's
+    /// The store `--resume DIR` names, opened; `None` without `--resume`. Opened first: the
+    /// crawl takes its audit time.
+    pub(crate) fn resume(args: &CrawlArgs) -> Result<Option<Self>> {
+        let Some(dir) = &args.resume else {
+            return Ok(None);
+        };
+        let store = CrawlStore::resume(dir).context("--resume")?;
+        Ok(Some(Self {
+            temporary: !store.keep(),
+            store,
+            dir: dir.clone(),
+            made_dir: false,
+            resumed: true,
+        }))
+    }
+
+    /// A new store where `args` asks for one (`--store DIR`), else in `default` (the audit's
     /// report folder, kept only until the crawl is complete); `None` when no store is used.
-    /// A new store is made for `audit_time`; a resumed one has its own.
-    pub(crate) fn open(
+    /// Made for `audit_time`, once everything else the command needs has been checked, so
+    /// that a usage error leaves no store (nor folder) behind.
+    pub(crate) fn create(
         args: &CrawlArgs,
         default: Option<&Path>,
         audit_time: jiff::Timestamp,
     ) -> Result<Option<Self>> {
-        if let Some(dir) = &args.resume {
-            let store = CrawlStore::resume(dir).context("--resume")?;
-            return Ok(Some(Self {
-                temporary: !store.keep(),
-                store,
-                dir: dir.clone(),
-                made_dir: false,
-            }));
-        }
         let (dir, temporary) = match (&args.store, default) {
             (Some(dir), _) => (dir.as_path(), false),
             (None, Some(dir)) => (dir, true),
@@ -48,6 +59,7 @@ impl OpenStore {
             dir: dir.to_path_buf(),
             temporary,
             made_dir,
+            resumed: false,
         }))
     }
 
@@ -63,6 +75,32 @@ impl OpenStore {
         http: &HttpOptions,
     ) -> Result<()> {
         self.store.bind(config, http).context("--resume")
+    }
+
+    /// `crawled` as it is; when it is an error (the crawl could not start: a start URL the
+    /// scope excludes, a TLS setup error), `store` is abandoned first.
+    pub(crate) fn abandon_on_error<T, E>(
+        store: &mut Option<Self>,
+        crawled: Result<T, E>,
+    ) -> Result<T, E> {
+        if crawled.is_err()
+            && let Some(store) = store.take()
+        {
+            store.abandon();
+        }
+        crawled
+    }
+
+    /// Close the store of a crawl that could not start: nothing new is in it, so a temporary
+    /// store this command made goes, with the folder it made; one the user named (`--store`)
+    /// or a resumed one (an earlier run's responses) stays.
+    fn abandon(self) {
+        if self.temporary && !self.resumed {
+            let _ = self.store.close_for_removal();
+            remove_store(&self.dir, self.made_dir);
+        } else {
+            let _ = self.store.close();
+        }
     }
 
     /// Close the store once the crawl is over and say what it means: a crawl that did not
@@ -101,21 +139,22 @@ impl OpenStore {
                 self.dir.display()
             );
         } else if remove {
-            remove_store(&self.dir);
-            if self.made_dir {
-                // Only an empty folder is removed; the reports are written into it later.
-                let _ = std::fs::remove_dir(&self.dir);
-            }
+            remove_store(&self.dir, self.made_dir);
         }
     }
 }
 
-/// Remove the store's files (the database and SQLite's companions) from `dir`.
-fn remove_store(dir: &Path) {
+/// Remove the store's files (the database and SQLite's companions) from `dir`, and `dir` too
+/// when the store made it and it is empty.
+fn remove_store(dir: &Path, made_dir: bool) {
     for suffix in ["", "-wal", "-shm"] {
         let mut file = dir.join(STORE_FILE).into_os_string();
         file.push(suffix);
         // Already gone is fine; the reports beside it are what matters.
         let _ = std::fs::remove_file(file);
+    }
+    if made_dir {
+        // Only an empty folder is removed; the reports are written into it later.
+        let _ = std::fs::remove_dir(dir);
     }
 }
