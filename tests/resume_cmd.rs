@@ -396,3 +396,58 @@ fn a_store_resumes_only_the_crawl_that_made_it_and_a_missing_one_is_an_error() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A complete crawl whose reports could not all be written keeps its store: the same command
+/// with `--resume` writes them from it, asking the site for nothing, and the store goes then.
+#[test]
+fn an_audit_whose_reports_fail_keeps_its_store_and_a_resume_writes_them_without_fetching() {
+    let server = site();
+    let dir = scratch("resume-after-failed-reports");
+    // A report plugin that fails when it renders: it asks for a field the report has not.
+    let plugin = scratch("resume-failing-plugin");
+    std::fs::write(
+        plugin.join("report.toml"),
+        "name = \"failing\"\nextension = \"txt\"\nmedia_type = \"text/plain\"\ndescription = \"fails\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        plugin.join("report.txt.tera"),
+        "{{ report.no_such_field.anywhere }}\n",
+    )
+    .unwrap();
+    let mut failing = audit_command(&server, "--output-dir", &dir);
+    failing.args([
+        "--report-dir",
+        plugin.to_str().unwrap(),
+        "--format",
+        "failing",
+    ]);
+    let output = failing.output().unwrap();
+    let stderr = text(&output.stderr);
+    assert_ne!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "is kept: run the same command with --resume {}",
+            dir.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        files_in(&dir).contains(&"crawl-store.sqlite".to_owned()),
+        "{:?}",
+        files_in(&dir)
+    );
+    let first = report_json(&dir);
+    let asked = server.requests().len();
+
+    run(audit_command(&server, "--resume", &dir));
+    assert_eq!(server.requests().len(), asked, "the resume fetched again");
+    assert_eq!(
+        essentials(&report_json(&dir), &server),
+        essentials(&first, &server)
+    );
+    // Written now: the store went.
+    assert_eq!(files_in(&dir), ["report.json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&plugin);
+}

@@ -6,7 +6,7 @@ use crate::commands::crawl_args::{
     CrawlArgs, Start, parse_concurrency, parse_seconds, profile_named,
 };
 use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
-use crate::commands::store::OpenStore;
+use crate::commands::store::{FinishedStore, OpenStore};
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
@@ -318,13 +318,12 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     // blocking thread that a dropped runtime would wait for; its result is not wanted (the page
     // is recorded as interrupted), so the report does not wait for it.
     runtime.shutdown_background();
-    if let Some(store) = store {
-        store.close(&site);
-    }
+    let finished = store.and_then(|store| store.close(&site));
     drop(demo);
     // No HTTP response from the start URL's host: nothing was audited, so no report (one would
     // only blame robots.txt for a host that is down or mistyped).
     if let Some(message) = start_unreachable_message(&site) {
+        FinishedStore::settle(finished, &Ok(()));
         eprint!("{}", crate::terminal::safe(&message));
         return Ok(exit::code(exit::INCONCLUSIVE));
     }
@@ -338,7 +337,9 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
         baseline.mark(&mut report);
     }
     let status = exit_status(&outcome, &report, args.fail_on);
-    write_outputs(&args, &report, &renderers, &formats, &http)?;
+    let written = write_outputs(&args, &report, &renderers, &formats, &http);
+    FinishedStore::settle(finished, &written);
+    written?;
     print_afterword(start_error.as_deref(), &report);
     Ok(exit::code(status))
 }

@@ -2,7 +2,7 @@
 //! line per resource, plus a summary.
 
 use crate::commands::crawl_args::CrawlArgs;
-use crate::commands::store::OpenStore;
+use crate::commands::store::{FinishedStore, OpenStore};
 use crate::commands::{atomic, live, net};
 use crate::exit;
 use crate::terminal::{self, Escapes};
@@ -11,9 +11,9 @@ use crawlgate::output::crawl::{
     start_error_message, start_unreachable_message, summary, write_jsonl,
 };
 use crawlgate::site::ResourceState;
-use crawlgate::{StopHandle, crawl_with_store};
+use crawlgate::{Site, StopHandle, crawl_with_store};
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -61,6 +61,20 @@ pub(crate) struct CrawlCommandArgs {
     crawl: CrawlArgs,
 }
 
+/// The site as JSON lines (`--jsonl`), to standard output or a file.
+fn write_lines(path: Option<&Path>, to_stdout: bool, site: &Site) -> anyhow::Result<()> {
+    let Some(path) = path else { return Ok(()) };
+    if to_stdout {
+        let mut out = terminal::stdout(Escapes::Json);
+        write_jsonl(site, &mut out)?;
+        out.flush()?;
+    } else {
+        // Temp file + rename: an interrupted write never leaves half the lines.
+        atomic::write_atomically(path, |out| Ok(write_jsonl(site, out)?))?;
+    }
+    Ok(())
+}
+
 pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let mut start = args.crawl.start(args.url.as_deref(), "")?;
     let mut http = args.crawl.http()?;
@@ -100,26 +114,18 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     progress.finish_and_clear();
     // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
-    if let Some(store) = store {
-        store.close(&site);
-    }
+    let finished = store.and_then(|store| store.close(&site));
     // No HTTP response from the start URL's host: nothing to write.
     if let Some(message) = start_unreachable_message(&site) {
+        FinishedStore::settle(finished, &Ok(()));
         eprint!("{}", crate::terminal::safe(&message));
         return Ok(exit::code(exit::INCONCLUSIVE));
     }
 
     let to_stdout = args.jsonl.as_ref().is_some_and(|p| p.as_os_str() == "-");
-    if let Some(path) = &args.jsonl {
-        if to_stdout {
-            let mut out = terminal::stdout(Escapes::Json);
-            write_jsonl(&site, &mut out)?;
-            out.flush()?;
-        } else {
-            // Temp file + rename: an interrupted write never leaves half the lines.
-            atomic::write_atomically(path, |out| Ok(write_jsonl(&site, out)?))?;
-        }
-    }
+    let written = write_lines(args.jsonl.as_deref(), to_stdout, &site);
+    FinishedStore::settle(finished, &written);
+    written?;
     let summary = summary(&site, started.elapsed(), &http);
     if to_stdout {
         eprint!("{}", crate::terminal::safe(&summary));

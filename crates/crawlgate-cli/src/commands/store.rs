@@ -104,9 +104,9 @@ impl OpenStore {
     }
 
     /// Close the store once the crawl is over and say what it means: a crawl that did not
-    /// finish can be resumed (the command to run), a finished one's temporary store is
-    /// removed.
-    pub(crate) fn close(self, site: &Site) {
+    /// finish can be resumed (the command to run). A finished crawl's temporary store is given
+    /// back as a [`FinishedStore`], to be removed once what the command writes is written.
+    pub(crate) fn close(self, site: &Site) -> Option<FinishedStore> {
         let incomplete = site.stats.interrupted
             || site
                 .stats
@@ -138,8 +138,36 @@ impl OpenStore {
                 "the crawl did not finish: to continue it, run the same command with --resume {}",
                 self.dir.display()
             );
-        } else if remove {
-            remove_store(&self.dir, self.made_dir);
+        }
+        remove.then_some(FinishedStore {
+            dir: self.dir,
+            made_dir: self.made_dir,
+        })
+    }
+}
+
+/// A finished crawl's store that is not to be kept, closed. Its files stay until the reports
+/// are written: when writing them fails, or the process is killed first, a resume writes them
+/// again from the store instead of fetching the whole site again.
+#[must_use = "a finished store is removed or kept once the reports are written"]
+pub(crate) struct FinishedStore {
+    dir: PathBuf,
+    made_dir: bool,
+}
+
+impl FinishedStore {
+    /// Remove the store once the command wrote all it had to (or had nothing to write), keep
+    /// it and say how to use it when it did not.
+    pub(crate) fn settle<T>(this: Option<Self>, written: &Result<T>) {
+        let Some(store) = this else { return };
+        if written.is_ok() {
+            remove_store(&store.dir, store.made_dir);
+        } else {
+            crate::terminal::say!(
+                "the crawl store in `{}` is kept: run the same command with --resume {} to write the reports again without fetching the site again",
+                store.dir.display(),
+                store.dir.display()
+            );
         }
     }
 }
