@@ -103,7 +103,7 @@ pub(crate) struct AuditArgs {
 
     /// Keep no crawl store in the report folder (by default the audit keeps one there while it
     /// crawls, so that an interrupted audit can be continued with --resume DIR, and removes it
-    /// once the crawl is complete).
+    /// once the crawl is complete and the reports are written).
     #[arg(help_heading = "Crawl", long, conflicts_with_all = ["store", "resume"])]
     pub(crate) no_store: bool,
 

@@ -173,7 +173,7 @@ pub(crate) struct CrawlArgs {
     /// Keep every response in a crawl store in DIR as the crawl goes (`crawl-store.sqlite`),
     /// so that a crawl stopped by Ctrl-C, a kill or a crash can be continued with --resume
     /// DIR. `audit` keeps one in its report folder by default (see --no-store) and removes it
-    /// once the crawl is complete; one asked for here is kept.
+    /// once the crawl is complete and the reports are written; one asked for here is kept.
     #[arg(
         help_heading = "Crawl",
         long,

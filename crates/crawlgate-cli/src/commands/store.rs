@@ -8,7 +8,8 @@ use crawlgate::site::Bound;
 use crawlgate::{CrawlStore, HttpOptions, STORE_FILE, Site};
 use std::path::{Path, PathBuf};
 
-/// A crawl store in use, and whether it goes once the crawl is complete.
+/// A crawl store in use, and whether it goes once the crawl is complete (and what the command
+/// writes from it is written).
 pub(crate) struct OpenStore {
     pub(crate) store: CrawlStore,
     pub(crate) dir: PathBuf,
