@@ -86,7 +86,7 @@ fn main() -> ExitCode {
             }) {
                 return exit::code(exit::OK);
             }
-            terminal::say!("error: {err:#}");
+            terminal::say!("error: {}", commands::error_text(&err));
             exit::code(exit::ERROR)
         }
     }

@@ -449,7 +449,11 @@ pub(crate) fn write_report_files(
             Ok(written)
         }
         (Err(error), Ok(_)) | (Ok(_), Err(error)) => Err(error),
-        (Err(reports), Err(tables)) => Err(anyhow::anyhow!("{reports:#}; {tables:#}")),
+        (Err(reports), Err(tables)) => Err(anyhow::anyhow!(
+            "{}; {}",
+            super::error_text(&reports),
+            super::error_text(&tables)
+        )),
     }
 }
 

@@ -41,3 +41,58 @@ pub(crate) fn warn_page_store_refused(error: &str) {
         crate::terminal::safe(error)
     );
 }
+
+/// An error and its causes, as `{:#}` shows them, less a cause whose words are already said: a
+/// library error that quotes its source in its message and also gives it as its source (the
+/// crawl store's, a report file's) would say the same thing twice.
+pub(crate) fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let words = cause.to_string();
+        if text.contains(&words) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&words);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+
+    /// An error that quotes its source and gives it as its source too.
+    #[derive(Debug)]
+    struct Quoting {
+        source: std::io::Error,
+    }
+
+    impl std::fmt::Display for Quoting {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "cannot use the crawl store `x`: {}", self.source)
+        }
+    }
+
+    impl std::error::Error for Quoting {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.source)
+        }
+    }
+
+    #[test]
+    fn a_cause_already_quoted_is_said_once_and_the_others_in_order() {
+        let error = anyhow::Error::new(Quoting {
+            source: std::io::Error::other("file is not a database"),
+        })
+        .context("--resume");
+        assert_eq!(
+            error_text(&error),
+            "--resume: cannot use the crawl store `x`: file is not a database"
+        );
+        let plain = anyhow::anyhow!("disk full").context("cannot write the reports");
+        assert_eq!(error_text(&plain), "cannot write the reports: disk full");
+    }
+}
