@@ -1,6 +1,7 @@
 //! Interrupting a running `crawlgate audit` or `crawlgate crawl` with SIGINT or SIGTERM: the first
 //! signal stops the crawl and the report of what was seen is still written, marked interrupted;
-//! a second one ends the process at once (status 130), even while the report is being written.
+//! a second one ends the process at once (status 130), even while the report is being written;
+//! once the crawl is over, both say what quitting costs (the crawl store stays for --resume).
 //!
 //! Signals are sent with `kill(1)`; the waits are bounded and generous (no timed assertions).
 
@@ -300,5 +301,98 @@ fn the_clock_and_a_signal_stop_an_audit_while_every_core_is_parsing() {
     let report = report_json(&output);
     assert_eq!(report["summary"]["interrupted"], true);
     assert!(interrupted(&report) > 0, "no page recorded as interrupted");
+    let _ = std::fs::remove_dir_all(&output);
+}
+
+#[test]
+fn a_signal_while_the_reports_are_written_says_what_quitting_costs_and_a_resume_writes_them() {
+    // A complete crawl; `report.json` and `report.md` are FIFOs. The test reads the first to
+    // its end (so the reports are being written: the crawl is over), and nobody opens the
+    // second, so the process waits there until it is signalled.
+    let server = SiteServer::start_in_background(
+        ServedSite::new()
+            .file("robots.txt", "User-agent: *\nAllow: /\n")
+            .file("index.html", page(&["/a"]))
+            .file("a", "<p>a</p>"),
+    )
+    .unwrap();
+    let output = scratch("signal-while-reporting");
+    let (json, markdown) = (output.join("report.json"), output.join("report.md"));
+    for fifo in [&json, &markdown] {
+        assert!(Command::new("mkfifo").arg(fifo).status().unwrap().success());
+    }
+    let mut child = audit_with(&server, &output, &["--format", "md"]);
+    let (sender, received) = std::sync::mpsc::channel();
+    let reader = json.clone();
+    std::thread::spawn(move || sender.send(std::fs::read(reader).unwrap()));
+    let json_text = received
+        .recv_timeout(PATIENCE)
+        .expect("report.json is written");
+    assert!(
+        String::from_utf8(json_text)
+            .unwrap()
+            .contains("\"findings\"")
+    );
+    let asked = server.requests().len();
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "report.md did not block"
+    );
+    signal(&child, "INT");
+    std::thread::sleep(Duration::from_millis(300));
+    signal(&child, "INT");
+    let status = wait_bounded(&mut child);
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    let stderr = {
+        use std::io::Read as _;
+        let mut text = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    };
+    let cost = format!(
+        "the reports not yet written will not be, but the crawl store in `{}` stays: the same \
+         command with --resume {} writes them",
+        output.display(),
+        output.display()
+    );
+    assert!(
+        stderr.contains(&format!(
+            "interrupted: the crawl is over and its reports are being written (interrupt again \
+             to quit now: {cost}"
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("quit: {cost}")), "{stderr}");
+    assert!(files_in(&output).contains(&"crawl-store.sqlite".to_owned()));
+
+    // The reports, written from the store: the site is asked for nothing.
+    std::fs::remove_file(&json).unwrap();
+    std::fs::remove_file(&markdown).unwrap();
+    let resumed = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args([
+            "audit",
+            server.url("/").as_str(),
+            "--quiet",
+            "--format",
+            "json",
+        ])
+        .args(["--format", "md", "--resume"])
+        .arg(&output)
+        .output()
+        .unwrap();
+    assert!(
+        resumed
+            .status
+            .code()
+            .is_some_and(|code| code != 130 && code != 2)
+    );
+    assert_eq!(server.requests().len(), asked, "the resume fetched again");
+    assert_eq!(files_in(&output), ["report.json", "report.md"]);
     let _ = std::fs::remove_dir_all(&output);
 }

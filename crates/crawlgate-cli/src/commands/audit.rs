@@ -6,7 +6,7 @@ use crate::commands::crawl_args::{
     CrawlArgs, Start, parse_concurrency, parse_seconds, profile_named,
 };
 use crate::commands::input::{MAX_REPORT_BYTES, read_text_at_most};
-use crate::commands::store::{FinishedStore, OpenStore};
+use crate::commands::store::{FinishedStore, OpenStore, quit_cost};
 use crate::commands::{live, net};
 use crate::demo::Demo;
 use crate::exit;
@@ -18,7 +18,7 @@ use crawlgate::report::{
     baseline_json, write_reports,
 };
 use crawlgate::site::{Bound, Environment, HostPattern, ResourceState, RobotsEffect};
-use crawlgate::{Auditor, FailOn, RenderSettings, Site};
+use crawlgate::{Auditor, ConfigFile, FailOn, RenderSettings, Site};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -277,31 +277,16 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     let mut store = OpenStore::resume(&args.crawl)?;
     let audit_time = OpenStore::audit_time(store.as_ref(), fresh_time);
     let config = crawl_config(&args, start, audit_time)?;
-    let mut builder = Auditor::builder()
-        // The audited profiles, for the rule configuration's profile names to be checked.
-        .profiles(config.profiles.clone())
-        .http(http.clone())
-        .timestamp_report(args.timestamp)
-        .on_event(move |event| {
-            if let CrawlEvent::Progress(counts) = event {
-                bar.set_message(live::progress_message(counts, started.elapsed()));
-            }
-        });
-    if let Some(file) = &file {
-        builder = builder.rule_config(file.rule_config()?);
-    }
-    // The demo's HTTPS site is served with a certificate only this audit trusts, and its host
-    // names are resolved by this audit only.
-    for certificate in demo.iter().flat_map(Demo::root_certificates) {
-        builder = builder.ca_cert(certificate);
-    }
-    for (host, addr) in demo.iter().flat_map(Demo::resolve) {
-        builder = builder.resolve(host, addr);
-    }
-    if let Some(settings) = args.render.settings()? {
-        builder = builder.render(settings);
-    }
-    let auditor = builder.build()?;
+    let auditor = build_auditor(
+        &args,
+        &config,
+        &http,
+        file.as_ref(),
+        demo.as_ref(),
+        move |counts| {
+            bar.set_message(live::progress_message(counts, started.elapsed()));
+        },
+    )?;
     let baseline = load_baseline(&args)?;
     if store.is_none() {
         store = OpenStore::create(&args.crawl, default_store, audit_time)?;
@@ -309,7 +294,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     if let Some(store) = &mut store {
         store.bind(&config, auditor.http_options())?;
     }
-    live::stop_on_signals(auditor.stop_handle());
+    let after_crawl = live::stop_on_signals(auditor.stop_handle());
     let crawled =
         runtime.block_on(auditor.crawl_with_store(config, store.as_ref().map(|open| &open.store)));
     let site = OpenStore::abandon_on_error(&mut store, crawled)?;
@@ -318,6 +303,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     // blocking thread that a dropped runtime would wait for; its result is not wanted (the page
     // is recorded as interrupted), so the report does not wait for it.
     runtime.shutdown_background();
+    after_crawl.set(quit_cost(store.as_ref(), "the reports"));
     let finished = store.and_then(|store| store.close(&site));
     drop(demo);
     // No HTTP response from the start URL's host: nothing was audited, so no report (one would
@@ -342,6 +328,43 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     written?;
     print_afterword(start_error.as_deref(), &report);
     Ok(exit::code(status))
+}
+
+/// The Auditor of `config`'s crawl: its HTTP options, rule configuration, rendering, the demo's
+/// certificate and host names, and `on_progress` for the progress line.
+fn build_auditor(
+    args: &AuditArgs,
+    config: &crawlgate::crawl::CrawlConfig,
+    http: &crawlgate::HttpOptions,
+    file: Option<&ConfigFile>,
+    demo: Option<&Demo>,
+    on_progress: impl Fn(&crawlgate::crawl::Progress) + Send + Sync + 'static,
+) -> Result<Auditor> {
+    let mut builder = Auditor::builder()
+        // The audited profiles, for the rule configuration's profile names to be checked.
+        .profiles(config.profiles.clone())
+        .http(http.clone())
+        .timestamp_report(args.timestamp)
+        .on_event(move |event| {
+            if let CrawlEvent::Progress(counts) = event {
+                on_progress(counts);
+            }
+        });
+    if let Some(file) = file {
+        builder = builder.rule_config(file.rule_config()?);
+    }
+    // The demo's HTTPS site is served with a certificate only this audit trusts, and its host
+    // names are resolved by this audit only.
+    for certificate in demo.iter().flat_map(|demo| demo.root_certificates()) {
+        builder = builder.ca_cert(certificate);
+    }
+    for (host, addr) in demo.iter().flat_map(|demo| demo.resolve()) {
+        builder = builder.resolve(host, addr);
+    }
+    if let Some(settings) = args.render.settings()? {
+        builder = builder.render(settings);
+    }
+    Ok(builder.build()?)
 }
 
 /// What the reader must know after the summary: the start URL answered an error, the page

@@ -2,7 +2,7 @@
 //! line per resource, plus a summary.
 
 use crate::commands::crawl_args::CrawlArgs;
-use crate::commands::store::{FinishedStore, OpenStore};
+use crate::commands::store::{FinishedStore, OpenStore, quit_cost};
 use crate::commands::{atomic, live, net};
 use crate::exit;
 use crate::terminal::{self, Escapes};
@@ -101,7 +101,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     };
     let runtime = net::runtime()?;
     let stop = StopHandle::new();
-    live::stop_on_signals(stop.clone());
+    let after_crawl = live::stop_on_signals(stop.clone());
     let crawled = runtime.block_on(crawl_with_store(
         config,
         &http,
@@ -114,6 +114,7 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     progress.finish_and_clear();
     // Parses still running on blocking threads (after Ctrl-C) are not waited for long.
     runtime.shutdown_timeout(Duration::from_secs(1));
+    after_crawl.set(quit_cost(store.as_ref(), "the lines"));
     let finished = store.and_then(|store| store.close(&site));
     // No HTTP response from the start URL's host: nothing to write.
     if let Some(message) = start_unreachable_message(&site) {

@@ -4,6 +4,7 @@
 use crawlgate::StopHandle;
 use crawlgate::crawl::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The exit status after a second Ctrl-C or SIGTERM: the shell's convention for SIGINT.
@@ -42,36 +43,61 @@ pub(crate) fn progress_message(counts: &Progress, elapsed: Duration) -> String {
     )
 }
 
+/// What quitting costs once the crawl is over (the reports not yet written, and how to write
+/// them later), said by the signal listener from then on: set by the command when its crawl
+/// ends ([`AfterCrawl::set`]).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct AfterCrawl(Arc<OnceLock<String>>);
+
+impl AfterCrawl {
+    /// The crawl is over: a signal now interrupts the writing, and quitting costs `cost`.
+    pub(crate) fn set(&self, cost: String) {
+        let _ = self.0.set(cost);
+    }
+}
+
 /// Stop the crawl on the first Ctrl-C or SIGTERM (it then finishes with what it saw, marked
-/// partial); exit at once on the second, however far the command has got.
+/// partial); exit at once on the second, however far the command has got. Once the crawl is
+/// over (the returned [`AfterCrawl`] set), the first says that the reports are being finished
+/// and what quitting would cost, and the second says it again as it quits.
 ///
 /// The signals are listened for on a thread of their own with its own small runtime, not on the
 /// command's runtime: that one is shut down once the crawl ends, and a second Ctrl-C while the
 /// reports are written (seconds, on a large site) must still quit. The handlers are installed
 /// before this returns, so a signal sent once the crawl has started is never missed. When they
 /// cannot be installed, signals keep their default effect (the process ends).
-pub(crate) fn stop_on_signals(stop: StopHandle) {
+pub(crate) fn stop_on_signals(stop: StopHandle) -> AfterCrawl {
+    let after_crawl = AfterCrawl::default();
     let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
         .enable_io()
         .build()
     else {
-        return;
+        return after_crawl;
     };
     let signals = {
         let _entered = runtime.enter();
         Signals::listen()
     };
     let Some(mut signals) = signals else {
-        return;
+        return after_crawl;
     };
+    let cost = Arc::clone(&after_crawl.0);
     let listener = move || {
         runtime.block_on(async move {
             if signals.next().await {
                 stop.stop();
-                crate::terminal::say!(
-                    "\ninterrupted: finishing with what was seen (interrupt again to quit now)"
-                );
+                match cost.get() {
+                    Some(cost) => crate::terminal::say!(
+                        "\ninterrupted: the crawl is over and its reports are being written (interrupt again to quit now: {cost})"
+                    ),
+                    None => crate::terminal::say!(
+                        "\ninterrupted: finishing with what was seen (interrupt again to quit now)"
+                    ),
+                }
                 if signals.next().await {
+                    if let Some(cost) = cost.get() {
+                        crate::terminal::say!("quit: {cost}");
+                    }
                     std::process::exit(EXIT_ON_SECOND_SIGNAL);
                 }
             }
@@ -81,6 +107,7 @@ pub(crate) fn stop_on_signals(stop: StopHandle) {
     let _ = std::thread::Builder::new()
         .name("signals".to_owned())
         .spawn(listener);
+    after_crawl
 }
 
 /// Ctrl-C (SIGINT) and SIGTERM, listened for.

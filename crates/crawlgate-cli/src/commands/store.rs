@@ -147,6 +147,19 @@ impl OpenStore {
     }
 }
 
+/// What quitting costs once the crawl is over and `what` (the reports) is being written: said
+/// by the signal listener ([`crate::commands::live::AfterCrawl`]).
+pub(crate) fn quit_cost(store: Option<&OpenStore>, what: &str) -> String {
+    match store {
+        Some(store) => format!(
+            "{what} not yet written will not be, but the crawl store in `{}` stays: the same command with --resume {} writes them, fetching only what it does not hold",
+            store.dir.display(),
+            store.dir.display()
+        ),
+        None => format!("{what} not yet written are lost (no crawl store)"),
+    }
+}
+
 /// A finished crawl's store that is not to be kept, closed. Its files stay until the reports
 /// are written: when writing them fails, or the process is killed first, a resume writes them
 /// again from the store instead of fetching the whole site again.
