@@ -363,8 +363,8 @@ fn a_signal_while_the_reports_are_written_says_what_quitting_costs_and_a_resume_
     );
     assert!(
         stderr.contains(&format!(
-            "interrupted: the crawl is over and its reports are being written (interrupt again \
-             to quit now: {cost}"
+            "interrupted: the crawl is over, finishing its output (interrupt again to quit \
+             now: {cost}"
         )),
         "{stderr}"
     );

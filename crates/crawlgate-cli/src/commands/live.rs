@@ -88,7 +88,7 @@ pub(crate) fn stop_on_signals(stop: StopHandle) -> AfterCrawl {
                 stop.stop();
                 match cost.get() {
                     Some(cost) => crate::terminal::say!(
-                        "\ninterrupted: the crawl is over and its reports are being written (interrupt again to quit now: {cost})"
+                        "\ninterrupted: the crawl is over, finishing its output (interrupt again to quit now: {cost})"
                     ),
                     None => crate::terminal::say!(
                         "\ninterrupted: finishing with what was seen (interrupt again to quit now)"
