@@ -2,7 +2,7 @@
 //! (served on 127.0.0.1) opened by another reader, DuckDB's Python package: each file's columns,
 //! types and nullability against the documented schema (`crawlgate::parquet::Table`, which the
 //! README's section is generated from), the counts and joins against report.json, and README's
-//! example query run as written. Without duckdb importable the tests say they skipped, unless
+//! example queries run as written (one audit's pages; two audits' findings compared). Without duckdb importable the tests say they skipped, unless
 //! `CRAWLGATE_REQUIRE_DUCKDB=1` (CI sets it when it installed duckdb), when they fail.
 
 use crate::util::{crawlgate, exits_2_saying, report_json, scratch, text};
@@ -85,14 +85,20 @@ print(json.dumps(out))
 
 /// README's example query, as written between its `parquet-query` markers.
 fn readme_query() -> String {
+    readme_sql("parquet-query")
+}
+
+/// The SQL README.md shows between its `<!-- MARKER:begin -->` and `<!-- MARKER:end -->`.
+fn readme_sql(marker: &str) -> String {
     let readme = std::fs::read_to_string(repo_dir().join("README.md")).expect("README.md");
+    let begin = format!("<!-- {marker}:begin -->\n```sql\n");
     let start = readme
-        .find("<!-- parquet-query:begin -->\n```sql\n")
-        .expect("README.md has the Parquet query")
-        + "<!-- parquet-query:begin -->\n```sql\n".len();
+        .find(&begin)
+        .unwrap_or_else(|| panic!("README.md has no {marker} block"))
+        + begin.len();
     let end = start
         + readme[start..]
-            .find("```\n<!-- parquet-query:end -->")
+            .find(&format!("```\n<!-- {marker}:end -->"))
             .unwrap();
     readme[start..end].trim().trim_end_matches(';').to_owned()
 }
@@ -426,4 +432,104 @@ fn parquet_is_listed_where_formats_are() {
     assert!(help.contains("parquet"), "{help}");
     let help = text(&crawlgate(&["diff", "--help"]).stdout);
     assert!(help.contains("parquet"), "{help}");
+}
+
+/// README's query comparing two audits gives the findings whose fingerprints only one of the
+/// two report.json files has: new ones from `after/`, resolved ones from `before/`.
+#[test]
+fn readme_s_diff_query_gives_the_findings_new_and_resolved_by_fingerprint() {
+    if !duckdb_here() {
+        return;
+    }
+    let server = serve_fixture_site("audit-small");
+    let dir = scratch("audit-parquet-diff");
+    // After: a robots.txt draft that no longer blocks /workshop/ and blocks /about instead.
+    let draft = dir.join("robots-draft.txt");
+    std::fs::write(&draft, "User-agent: *\nDisallow: /about\n").unwrap();
+    let origin = server.url("/").origin().ascii_serialization();
+    let override_flag = format!("{origin}={}", draft.display());
+    let start = server.url("/");
+    for (folder, extra) in [
+        ("before", &[][..]),
+        ("after", &["--robots-override", override_flag.as_str()][..]),
+    ] {
+        let out = dir.join(folder);
+        let mut args = vec![
+            "audit",
+            start.as_str(),
+            "--format",
+            "parquet",
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "--quiet",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let output = crawlgate(&args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    let output = Command::new("python3")
+        .args([
+            "-c",
+            "import json, sys, duckdb\n\
+             print(json.dumps([list(row) for row in duckdb.sql(sys.argv[1]).fetchall()]))",
+            &readme_sql("parquet-diff-query"),
+        ])
+        .current_dir(&dir)
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let mut changes: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+
+    let (before, after) = (
+        report_json(&dir.join("before")),
+        report_json(&dir.join("after")),
+    );
+    let only_in = |change: &str, these: &Value, others: &Value| -> Vec<Value> {
+        let known: std::collections::BTreeSet<&str> = others["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["fingerprint"].as_str().unwrap())
+            .collect();
+        these["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| !known.contains(f["fingerprint"].as_str().unwrap()))
+            .map(|f| {
+                json!([
+                    change,
+                    f["severity"],
+                    f["rule"],
+                    f["url"],
+                    f["profile"],
+                    f["message"]
+                ])
+            })
+            .collect()
+    };
+    let mut expected = only_in("new", &after, &before);
+    expected.extend(only_in("resolved", &before, &after));
+    let rule = |row: &Value| row[2].as_str().unwrap().to_owned();
+    assert!(
+        expected
+            .iter()
+            .any(|row| row[0] == "new" && rule(row) == "robots/blocked-linked"),
+        "{expected:?}"
+    );
+    assert!(
+        expected
+            .iter()
+            .any(|row| row[0] == "resolved" && rule(row) == "robots/blocked-noindex"),
+        "{expected:?}"
+    );
+    let key = |row: &Value| row.to_string();
+    changes.sort_by_key(key);
+    expected.sort_by_key(key);
+    assert_eq!(json!(changes), json!(expected));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -507,7 +507,12 @@ fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
     for spec in &args.baseline_maps {
         map = map.with_regex(spec).context("--baseline-map")?;
     }
-    let text = read_text_at_most(path, MAX_REPORT_BYTES, "the baseline")?;
+    let text = read_text_at_most(
+        path,
+        MAX_REPORT_BYTES,
+        "the baseline",
+        "give the baseline file `--write-baseline` wrote (the findings' fingerprints only)",
+    )?;
     let baseline = Baseline::from_json(&text, &map)
         .with_context(|| format!("in the baseline `{}`", path.display()))?;
     Ok(Some(baseline))

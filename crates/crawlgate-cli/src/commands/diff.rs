@@ -110,7 +110,12 @@ pub(crate) fn run(args: &DiffArgs) -> Result<ExitCode> {
 
 /// Reads a report.json, refusing other files with a reason.
 pub(crate) fn read_report(path: &Path) -> Result<Report> {
-    let text = read_text_at_most(path, MAX_REPORT_BYTES, "the report")?;
+    let text = read_text_at_most(
+        path,
+        MAX_REPORT_BYTES,
+        "the report",
+        "compare audits this large through their Parquet tables (`--format parquet`; README, \"Parquet export\")",
+    )?;
     let report: Report = serde_json::from_str(&text).with_context(|| {
         format!(
             "`{}` is not a crawlgate report.json (schema version {SCHEMA_VERSION})",

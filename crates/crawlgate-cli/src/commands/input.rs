@@ -9,8 +9,9 @@ use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use url::Url;
 
-/// A report.json (`diff`) or baseline (`audit --baseline`) larger than this is refused: the
-/// 100,000-page benchmark audit's is about 50 MB.
+/// A report.json (`diff`) or baseline (`audit --baseline`) larger than this is refused: each is
+/// read whole into memory, and the 100,000-page benchmark audit's is about 50 MB (ten million
+/// pages make 5.3 GB: their audits are compared through the Parquet tables).
 pub(crate) const MAX_REPORT_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// A URL line of `--urls-from` longer than this is an error, so one line cannot fill memory.
@@ -70,9 +71,15 @@ pub(crate) fn read_at_most(path: &Path, limit: u64) -> std::io::Result<(Vec<u8>,
 }
 
 /// The text of the file at `path`, `what` it is (`the config file`): an error when it is larger
-/// than `limit` bytes, holds a NUL byte (no text file does; it is read in blocks, so
-/// `--config /dev/zero` fails at once instead of filling memory) or is not UTF-8.
-pub(crate) fn read_text_at_most(path: &Path, limit: u64, what: &str) -> anyhow::Result<String> {
+/// than `limit` bytes (saying `instead`, what to do then, when not empty), holds a NUL byte (no
+/// text file does; it is read in blocks, so `--config /dev/zero` fails at once instead of
+/// filling memory) or is not UTF-8.
+pub(crate) fn read_text_at_most(
+    path: &Path,
+    limit: u64,
+    what: &str,
+    instead: &str,
+) -> anyhow::Result<String> {
     let context = || format!("cannot read {what} `{}`", path.display());
     let mut file = std::fs::File::open(path).with_context(context)?;
     let mut bytes = Vec::new();
@@ -90,8 +97,13 @@ pub(crate) fn read_text_at_most(path: &Path, limit: u64, what: &str) -> anyhow::
         bytes.extend_from_slice(&block[..read]);
         if bytes.len() as u64 > limit {
             bail!(
-                "{what} `{}` is larger than {limit} bytes, more than any crawlgate writes or reads",
-                path.display()
+                "{what} `{}` is larger than {limit} bytes, the most crawlgate reads as {what}{}",
+                path.display(),
+                if instead.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {instead}")
+                }
             );
         }
     }
