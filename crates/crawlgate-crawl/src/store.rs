@@ -132,6 +132,16 @@ impl CrawlStore {
     /// whether it is to be kept once the crawl is complete (for its user: [`CrawlStore::keep`]).
     /// A store already there is replaced: only [`CrawlStore::resume`] continues one.
     pub fn create(dir: &Path, audit_time: Timestamp, keep: bool) -> Result<Self, StoreError> {
+        Self::create_within(dir, audit_time, keep, MAX_STORE_BYTES)
+    }
+
+    /// [`CrawlStore::create`], keeping at most `max_bytes` of bodies.
+    fn create_within(
+        dir: &Path,
+        audit_time: Timestamp,
+        keep: bool,
+        max_bytes: u64,
+    ) -> Result<Self, StoreError> {
         std::fs::create_dir_all(dir).map_err(|source| StoreError::Folder {
             path: dir.to_path_buf(),
             source,
@@ -167,11 +177,20 @@ impl CrawlStore {
                 params![FORMAT, audit_time.to_string(), if keep { "yes" } else { "no" }],
             )
             .map_err(sqlite)?;
-        Self::start(path, connection, audit_time, false, String::new(), keep)
+        let budget = Budget {
+            stored: 0,
+            max: max_bytes,
+        };
+        Self::start(path, connection, audit_time, false, String::new(), keep, budget)
     }
 
     /// The store an earlier crawl left in `dir`, to continue it.
     pub fn resume(dir: &Path) -> Result<Self, StoreError> {
+        Self::resume_within(dir, MAX_STORE_BYTES)
+    }
+
+    /// [`CrawlStore::resume`], keeping at most `max_bytes` of bodies over all the runs.
+    fn resume_within(dir: &Path, max_bytes: u64) -> Result<Self, StoreError> {
         let path = dir.join(STORE_FILE);
         if !path.is_file() {
             return Err(StoreError::Missing(dir.to_path_buf()));
@@ -209,7 +228,28 @@ impl CrawlStore {
                 path: path.clone(),
                 source,
             })?;
-        Self::start(path, connection, audit_time, had_responses, key, keep)
+        // What earlier runs stored counts against the bound: it holds over the store, not
+        // per run, however often the crawl is resumed. Each batch writes the total; a store
+        // without it (written before it was kept) is summed once.
+        let stored = match meta("stored_bytes").ok().flatten() {
+            Some(total) => total.parse().ok(),
+            None => connection
+                .query_row(
+                    "SELECT COALESCE(SUM(octet_length(body) + octet_length(meta)
+                                         + octet_length(url)), 0)
+                     FROM responses",
+                    [],
+                    |row| row.get::<_, i64>(0),
+                )
+                .ok()
+                .and_then(|total| u64::try_from(total).ok()),
+        }
+        .ok_or_else(|| format_error("no size of what it holds".to_owned()))?;
+        let budget = Budget {
+            stored,
+            max: max_bytes,
+        };
+        Self::start(path, connection, audit_time, had_responses, key, keep, budget)
     }
 
     fn start(
@@ -219,6 +259,7 @@ impl CrawlStore {
         had_responses: bool,
         key: String,
         keep: bool,
+        budget: Budget,
     ) -> Result<Self, StoreError> {
         let writer = open(&path)?;
         let (sender, receiver) = mpsc::channel(CHANNEL_RECORDS);
@@ -226,7 +267,7 @@ impl CrawlStore {
         std::thread::Builder::new()
             .name("crawl-store".to_owned())
             .spawn(move || {
-                let outcome = write_records(&writer, receiver);
+                let outcome = write_records(&writer, receiver, budget);
                 // Closed before `close` hears of it: the reader, closed last, then checkpoints
                 // the WAL and removes its files. Closed after, a process exiting right after
                 // `close` could leave them beside the store.
@@ -516,13 +557,23 @@ struct WriterOutcome {
 }
 
 /// The writer thread: records in batches, one transaction each, until every sender is gone.
-fn write_records(connection: &Connection, mut receiver: mpsc::Receiver<Record>) -> WriterOutcome {
+/// Bytes of bodies (with their meta and URL) a store holds, and the most it may.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    stored: u64,
+    max: u64,
+}
+
+fn write_records(
+    connection: &Connection,
+    mut receiver: mpsc::Receiver<Record>,
+    mut budget: Budget,
+) -> WriterOutcome {
     let mut outcome = WriterOutcome {
         written: 0,
         not_stored: 0,
         error: None,
     };
-    let mut bytes = 0u64;
     let mut batch = Vec::with_capacity(BATCH_RECORDS);
     while let Some(first) = receiver.blocking_recv() {
         batch.push(first);
@@ -538,7 +589,7 @@ fn write_records(connection: &Connection, mut receiver: mpsc::Receiver<Record>) 
             continue;
         }
         let before = outcome.written;
-        if let Err(error) = write_batch(connection, &mut batch, &mut bytes, &mut outcome) {
+        if let Err(error) = write_batch(connection, &mut batch, &mut budget, &mut outcome) {
             outcome.error = Some(error.to_string());
             outcome.not_stored += batch.len() as u64 + (outcome.written - before);
             outcome.written = before;
@@ -570,7 +621,7 @@ fn gather(receiver: &mpsc::Receiver<Record>) {
 fn write_batch(
     connection: &Connection,
     batch: &mut [Record],
-    bytes: &mut u64,
+    budget: &mut Budget,
     outcome: &mut WriterOutcome,
 ) -> Result<(), rusqlite::Error> {
     let transaction = connection.unchecked_transaction()?;
@@ -582,7 +633,7 @@ fn write_batch(
         for record in batch.iter() {
             let (meta, body, deflated) = record.encode();
             let size = (body.len() + meta.len() + record.url.len()) as u64;
-            if bytes.saturating_add(size) > MAX_STORE_BYTES {
+            if budget.stored.saturating_add(size) > budget.max {
                 outcome.not_stored += 1;
                 continue;
             }
@@ -594,10 +645,15 @@ fn write_batch(
                 deflated,
                 record.body.len() as u64
             ])?;
-            *bytes += size;
+            budget.stored += size;
             outcome.written += 1;
         }
     }
+    // With the batch, so that a resume reads it without summing every response.
+    transaction.execute(
+        "INSERT OR REPLACE INTO meta (name, value) VALUES ('stored_bytes', ?1)",
+        [budget.stored.to_string()],
+    )?;
     transaction.commit()
 }
 
@@ -773,6 +829,57 @@ mod tests {
                 .is_none()
         );
         assert_eq!(store.close().replayed, 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The bound on bodies holds over the store: a resumed run counts what earlier ones stored,
+    /// so a crawl resumed again and again does not grow it past the bound each time.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_byte_bound_holds_over_every_run_of_a_resumed_store() {
+        let dir = temp_dir("bound-over-runs");
+        let time: Timestamp = "2026-01-02T03:04:05Z".parse().unwrap();
+        let config = CrawlConfig::new(Url::parse("http://127.0.0.1:1/").unwrap(), time);
+        let http = HttpOptions::default();
+        let body = vec![b'x'; 1_000];
+        // Room for three of these responses (body, meta and URL), not four.
+        let max_bytes = 3 * 1_300;
+        let record = |store: &CrawlStore, names: std::ops::Range<u32>| {
+            let recorder = store.recorder().unwrap();
+            let body = body.clone();
+            async move {
+                for name in names {
+                    let url = format!("http://127.0.0.1:1/{name}");
+                    recorder
+                        .record(
+                            &request(RequestKind::Page, &url),
+                            &received(&url, body.clone()),
+                        )
+                        .await;
+                }
+            }
+        };
+
+        let mut store = CrawlStore::create_within(&dir, time, true, max_bytes).unwrap();
+        store.bind(&config, &http).unwrap();
+        record(&store, 0..2).await;
+        let summary = store.close();
+        assert_eq!((summary.written, summary.not_stored), (2, 0));
+        // A store whose total is not written down (as before it was) is summed instead.
+        Connection::open(dir.join(STORE_FILE))
+            .unwrap()
+            .execute("DELETE FROM meta WHERE name = 'stored_bytes'", [])
+            .unwrap();
+
+        let mut store = CrawlStore::resume_within(&dir, max_bytes).unwrap();
+        store.bind(&config, &http).unwrap();
+        record(&store, 2..5).await;
+        let summary = store.close();
+        assert_eq!((summary.written, summary.not_stored), (1, 2));
+
+        let mut store = CrawlStore::resume_within(&dir, max_bytes).unwrap();
+        store.bind(&config, &http).unwrap();
+        record(&store, 5..6).await;
+        assert_eq!(store.close().not_stored, 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
