@@ -181,7 +181,15 @@ impl CrawlStore {
             stored: 0,
             max: max_bytes,
         };
-        Self::start(path, connection, audit_time, false, String::new(), keep, budget)
+        Self::start(
+            path,
+            connection,
+            audit_time,
+            false,
+            String::new(),
+            keep,
+            budget,
+        )
     }
 
     /// The store an earlier crawl left in `dir`, to continue it.
@@ -249,7 +257,15 @@ impl CrawlStore {
             stored,
             max: max_bytes,
         };
-        Self::start(path, connection, audit_time, had_responses, key, keep, budget)
+        Self::start(
+            path,
+            connection,
+            audit_time,
+            had_responses,
+            key,
+            keep,
+            budget,
+        )
     }
 
     fn start(
