@@ -103,6 +103,29 @@ fn readme_sql(marker: &str) -> String {
     readme[start..end].trim().trim_end_matches(';').to_owned()
 }
 
+/// `crawlgate audit URL` with `extra` flags into `out`: the Parquet tables and report.json,
+/// whatever it finds (exit 0).
+fn audit_to_tables(url: &str, out: &Path, extra: &[&str]) -> std::process::Output {
+    let out = out.to_str().unwrap();
+    let mut args = vec![
+        "audit",
+        url,
+        "--format",
+        "parquet",
+        "--format",
+        "json",
+        "--fail-on",
+        "never",
+        "--quiet",
+        "-o",
+        out,
+    ];
+    args.extend_from_slice(extra);
+    let output = crawlgate(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    output
+}
+
 /// Run the script in `cwd` on the tables in `cwd/folder`; its answer.
 fn duckdb_read(cwd: &Path, folder: &str) -> Value {
     let query = readme_query();
@@ -134,24 +157,11 @@ fn duckdb_reads_the_tables_with_the_documented_schema_and_report_json_s_content(
     let server = serve_fixture_site("audit-small");
     let dir = scratch("audit-parquet");
     let out = dir.join("crawlgate-report");
-    let output = crawlgate(&[
-        "audit",
+    let output = audit_to_tables(
         server.url("/").as_str(),
-        "--profile",
-        "googlebot",
-        "--profile",
-        "bingbot",
-        "--format",
-        "parquet",
-        "--format",
-        "json",
-        "--fail-on",
-        "never",
-        "--quiet",
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        &out,
+        &["--profile", "googlebot", "--profile", "bingbot"],
+    );
     let stdout = text(&output.stdout);
     for table in Table::ALL {
         let path = out.join(table.file_name());
@@ -453,23 +463,7 @@ fn readme_s_diff_query_gives_the_findings_new_and_resolved_by_fingerprint() {
         ("before", &[][..]),
         ("after", &["--robots-override", override_flag.as_str()][..]),
     ] {
-        let out = dir.join(folder);
-        let mut args = vec![
-            "audit",
-            start.as_str(),
-            "--format",
-            "parquet",
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-            "--quiet",
-            "-o",
-            out.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        let output = crawlgate(&args);
-        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        audit_to_tables(start.as_str(), &dir.join(folder), extra);
     }
     let output = Command::new("python3")
         .args([

@@ -1,6 +1,6 @@
 //! `crawlgate robots test` and `crawlgate robots lint`, end to end.
 
-use crate::util::{crawlgate, scratch, text};
+use crate::util::{crawlgate, crawlgate_in, scratch, text};
 use crawlgate_test_support::{fixtures_dir, repo_dir};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -369,11 +369,7 @@ fn readme_robots_examples_work_as_written() {
             args[at + 1] = file.display().to_string();
             file
         });
-        let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
-            .args(&args)
-            .current_dir(repo_dir())
-            .output()
-            .expect("run");
+        let output = crawlgate_in(&repo_dir(), &args);
         assert_eq!(
             output.status.code(),
             Some(0),
@@ -761,11 +757,7 @@ fn readme_robots_matrix_output_is_the_real_output() {
         .map(|(block, _)| block)
         .expect("the command's output block");
     let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-    let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
-        .args(&args)
-        .current_dir(repo_dir())
-        .output()
-        .expect("run");
+    let output = crawlgate_in(&repo_dir(), &args);
     assert_eq!(stdout(&output), shown);
 }
 

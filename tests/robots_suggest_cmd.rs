@@ -1,7 +1,7 @@
 //! `crawlgate robots suggest`: the edits it writes resolve their findings on a re-audit with the
 //! suggested files (`--robots-override`), and flip no other URL's verdict.
 
-use crate::util::{crawlgate, exits_2_saying, report_json, scratch, text};
+use crate::util::{crawlgate, crawlgate_in, exits_2_saying, report_json, scratch, text};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -233,11 +233,7 @@ fn readme_suggest_example_works_as_written() {
     assert_eq!(commands.len(), 3, "{block}");
     for (command, expected) in commands.iter().zip([1, 0, 1]) {
         let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_crawlgate"))
-            .args(&args)
-            .current_dir(&dir)
-            .output()
-            .unwrap();
+        let output = crawlgate_in(&dir, &args);
         assert_eq!(
             output.status.code(),
             Some(expected),

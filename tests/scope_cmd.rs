@@ -2,7 +2,7 @@
 //! `--sitemap-only`, `--max-discovered` and their `crawlgate.toml` keys, for `crawl` and
 //! `audit`, against a site served on 127.0.0.1.
 
-use crate::util::{audit_to_json, crawlgate, files_in, report_json, scratch, text};
+use crate::util::{audit_to_json, crawlgate, crawlgate_in, files_in, report_json, scratch, text};
 use crawlgate_serve::{ServedSite, SiteServer};
 use crawlgate_test_support::html::page;
 use serde_json::Value;
@@ -133,11 +133,7 @@ fn an_excluded_start_url_is_a_usage_error() {
         let mut args = vec![command, start.as_str()];
         args.extend(flags);
         args.push("--quiet");
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_crawlgate"))
-            .args(&args)
-            .current_dir(&cwd)
-            .output()
-            .unwrap();
+        let output = crawlgate_in(&cwd, &args);
         assert_eq!(output.status.code(), Some(2), "{command}");
         assert_eq!(files_in(&cwd), Vec::<String>::new(), "{command}");
         let stderr = text(&output.stderr);

@@ -1,6 +1,6 @@
 //! `crawlgate sitemap check`, end to end.
 
-use crate::util::crawlgate;
+use crate::util::{crawlgate, crawlgate_in};
 use crawlgate_test_support::{fixtures_dir, repo_dir};
 use std::io::Write as _;
 use std::process::{Command, Output, Stdio};
@@ -202,11 +202,7 @@ fn readme_sitemap_example_works_as_written() {
         .and_then(|rest| rest.split("```").next())
         .expect("the example's output");
     let args: Vec<&str> = command.split_whitespace().skip(1).collect();
-    let output = Command::new(env!("CARGO_BIN_EXE_crawlgate"))
-        .args(&args)
-        .current_dir(repo_dir())
-        .output()
-        .expect("run");
+    let output = crawlgate_in(&repo_dir(), &args);
     assert_eq!(stdout(&output), shown, "{command}");
     assert_eq!(output.status.code(), Some(1), "the example has errors");
 }

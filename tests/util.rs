@@ -12,6 +12,17 @@ pub(crate) fn crawlgate(args: &[&str]) -> Output {
         .expect("the crawlgate binary runs")
 }
 
+/// Run the built `crawlgate` binary with `args` in the folder `cwd` (README's examples, from
+/// the repository root; commands that write where they run, from a scratch folder).
+#[allow(dead_code)]
+pub(crate) fn crawlgate_in<S: AsRef<std::ffi::OsStr>>(cwd: &Path, args: &[S]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crawlgate"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("the crawlgate binary runs")
+}
+
 /// Output bytes as text (lossy).
 #[allow(dead_code)]
 pub(crate) fn text(bytes: &[u8]) -> String {

@@ -634,6 +634,12 @@ fn gather(receiver: &mpsc::Receiver<Record>) {
     }
 }
 
+/// What a stored response counts against the store's bound: its body as stored, its meta and
+/// its URL (the resume's sum of the store's contents counts the same).
+fn stored_bytes(meta: &str, body: &[u8], url: &str) -> u64 {
+    (body.len() + meta.len() + url.len()) as u64
+}
+
 fn write_batch(
     connection: &Connection,
     batch: &mut [Record],
@@ -648,7 +654,7 @@ fn write_batch(
         )?;
         for record in batch.iter() {
             let (meta, body, deflated) = record.encode();
-            let size = (body.len() + meta.len() + record.url.len()) as u64;
+            let size = stored_bytes(&meta, &body, &record.url);
             if budget.stored.saturating_add(size) > budget.max {
                 outcome.not_stored += 1;
                 continue;
@@ -858,7 +864,16 @@ mod tests {
         let http = HttpOptions::default();
         let body = vec![b'x'; 1_000];
         // Room for three of these responses (body, meta and URL), not four.
-        let max_bytes = 3 * 1_300;
+        let one = {
+            let url = "http://127.0.0.1:1/0";
+            let record = Record::of(
+                &request(RequestKind::Page, url),
+                &received(url, body.clone()),
+            );
+            let (meta, stored, _) = record.encode();
+            stored_bytes(&meta, &stored, &record.url)
+        };
+        let max_bytes = 3 * one + one / 2;
         let record = |store: &CrawlStore, names: std::ops::Range<u32>| {
             let recorder = store.recorder().unwrap();
             let body = body.clone();

@@ -309,7 +309,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     // No HTTP response from the start URL's host: nothing was audited, so no report (one would
     // only blame robots.txt for a host that is down or mistyped).
     if let Some(message) = start_unreachable_message(&site) {
-        FinishedStore::settle(finished, &Ok(()));
+        FinishedStore::settle(finished, true);
         eprint!("{}", crate::terminal::safe(&message));
         return Ok(exit::code(exit::INCONCLUSIVE));
     }
@@ -324,7 +324,7 @@ pub(crate) fn run(mut args: AuditArgs, matches: Option<&clap::ArgMatches>) -> Re
     }
     let status = exit_status(&outcome, &report, args.fail_on);
     let written = write_outputs(&args, &report, &renderers, &formats, &http);
-    FinishedStore::settle(finished, &written);
+    FinishedStore::settle(finished, written.is_ok());
     written?;
     print_afterword(start_error.as_deref(), &report);
     Ok(exit::code(status))
@@ -511,7 +511,7 @@ fn load_baseline(args: &AuditArgs) -> Result<Option<Baseline>> {
         path,
         MAX_REPORT_BYTES,
         "the baseline",
-        "give the baseline file `--write-baseline` wrote (the findings' fingerprints only)",
+        Some("give the baseline file `--write-baseline` wrote (the findings' fingerprints only)"),
     )?;
     let baseline = Baseline::from_json(&text, &map)
         .with_context(|| format!("in the baseline `{}`", path.display()))?;

@@ -71,7 +71,7 @@ pub(crate) fn load_config(path: Option<&Path>) -> Result<Option<(ConfigFile, Pat
         None if Path::new(DEFAULT_CONFIG).is_file() => Path::new(DEFAULT_CONFIG),
         None => return Ok(None),
     };
-    let text = read_text_at_most(path, MAX_CONFIG_BYTES, "the config file", "")?;
+    let text = read_text_at_most(path, MAX_CONFIG_BYTES, "the config file", None)?;
     ConfigFile::parse(&text)
         .map(|file| Some((file, path.to_path_buf())))
         .with_context(|| format!("in `{}`", path.display()))

@@ -118,14 +118,14 @@ pub(crate) fn run(args: &CrawlCommandArgs) -> anyhow::Result<ExitCode> {
     let finished = store.and_then(|store| store.close(&site));
     // No HTTP response from the start URL's host: nothing to write.
     if let Some(message) = start_unreachable_message(&site) {
-        FinishedStore::settle(finished, &Ok(()));
+        FinishedStore::settle(finished, true);
         eprint!("{}", crate::terminal::safe(&message));
         return Ok(exit::code(exit::INCONCLUSIVE));
     }
 
     let to_stdout = args.jsonl.as_ref().is_some_and(|p| p.as_os_str() == "-");
     let written = write_lines(args.jsonl.as_deref(), to_stdout, &site);
-    FinishedStore::settle(finished, &written);
+    FinishedStore::settle(finished, written.is_ok());
     written?;
     let summary = summary(&site, started.elapsed(), &http);
     if to_stdout {

@@ -114,7 +114,10 @@ pub(crate) fn read_report(path: &Path) -> Result<Report> {
         path,
         MAX_REPORT_BYTES,
         "the report",
-        "compare audits this large through their Parquet tables (`--format parquet`; README, \"Parquet export\")",
+        Some(
+            "compare audits this large through their Parquet tables (`--format parquet`; \
+             README, \"Parquet export\")",
+        ),
     )?;
     let report: Report = serde_json::from_str(&text).with_context(|| {
         format!(

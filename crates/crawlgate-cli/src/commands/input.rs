@@ -71,14 +71,14 @@ pub(crate) fn read_at_most(path: &Path, limit: u64) -> std::io::Result<(Vec<u8>,
 }
 
 /// The text of the file at `path`, `what` it is (`the config file`): an error when it is larger
-/// than `limit` bytes (saying `instead`, what to do then, when not empty), holds a NUL byte (no
+/// than `limit` bytes (saying `instead`, what to do then, when given), holds a NUL byte (no
 /// text file does; it is read in blocks, so `--config /dev/zero` fails at once instead of
 /// filling memory) or is not UTF-8.
 pub(crate) fn read_text_at_most(
     path: &Path,
     limit: u64,
     what: &str,
-    instead: &str,
+    instead: Option<&str>,
 ) -> anyhow::Result<String> {
     let context = || format!("cannot read {what} `{}`", path.display());
     let mut file = std::fs::File::open(path).with_context(context)?;
@@ -99,11 +99,9 @@ pub(crate) fn read_text_at_most(
             bail!(
                 "{what} `{}` is larger than {limit} bytes, the most crawlgate reads as {what}{}",
                 path.display(),
-                if instead.is_empty() {
-                    String::new()
-                } else {
-                    format!("; {instead}")
-                }
+                instead
+                    .map(|instead| format!("; {instead}"))
+                    .unwrap_or_default()
             );
         }
     }

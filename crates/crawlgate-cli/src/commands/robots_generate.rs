@@ -53,7 +53,7 @@ const MAX_POLICY_BYTES: u64 = 1024 * 1024;
 const MATRIX_WIDTH: usize = 100;
 
 pub(crate) fn run(args: &GenerateArgs) -> anyhow::Result<ExitCode> {
-    let text = read_text_at_most(&args.policy, MAX_POLICY_BYTES, "the policy", "")?;
+    let text = read_text_at_most(&args.policy, MAX_POLICY_BYTES, "the policy", None)?;
     let policy: Policy = toml::from_str(&text)
         .with_context(|| format!("in the policy `{}`", args.policy.display()))?;
     let robots_txt =

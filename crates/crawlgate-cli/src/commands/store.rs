@@ -170,11 +170,11 @@ pub(crate) struct FinishedStore {
 }
 
 impl FinishedStore {
-    /// Remove the store once the command wrote all it had to (or had nothing to write), keep
+    /// Remove the store once the command `wrote_all` it had to (or had nothing to write), keep
     /// it and say how to use it when it did not.
-    pub(crate) fn settle<T>(this: Option<Self>, written: &Result<T>) {
+    pub(crate) fn settle(this: Option<Self>, wrote_all: bool) {
         let Some(store) = this else { return };
-        if written.is_ok() {
+        if wrote_all {
             remove_store(&store.dir, store.made_dir);
         } else {
             crate::terminal::say!(

@@ -105,7 +105,11 @@ pub fn write_file_atomically<E: From<io::Error>>(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), E> {
-    if fs::metadata(path).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+    let existing = fs::metadata(path).ok();
+    if existing
+        .as_ref()
+        .is_some_and(|meta| !meta.is_file() && !meta.is_dir())
+    {
         let mut out = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
         fill(&mut out)?;
         out.flush()?;
@@ -118,11 +122,11 @@ pub fn write_file_atomically<E: From<io::Error>>(
     // The file gets the permissions a shell redirect would give it (or keeps those it had), not
     // the temporary file's owner-only ones: a sitemap or robots.txt written here is served by a
     // web server running as another user.
-    let existing = fs::metadata(path).ok().map(|meta| meta.permissions());
+    let kept = existing.map(|meta| meta.permissions());
     let prefix = format!(".{name}.");
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
-    if let Some(permissions) = existing.clone() {
+    if let Some(permissions) = kept.clone() {
         builder.permissions(permissions);
     } else {
         // What `File::create` asks for a new file: read and write for everyone, less the
@@ -131,7 +135,7 @@ pub fn write_file_atomically<E: From<io::Error>>(
         builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     }
     let temp = builder.tempfile_in(dir)?;
-    if let Some(permissions) = existing {
+    if let Some(permissions) = kept {
         // Exactly these: the umask narrowed the ones asked for at creation.
         temp.as_file().set_permissions(permissions)?;
     }
