@@ -536,7 +536,7 @@ fn page_record(site: &Site, resource: &Resource) -> PageRecord {
         last_modified: page.and_then(last_modified).map(String::into_boxed_str),
         alternates,
         alternates_cut,
-        in_sitemaps: listing_sitemaps(resource),
+        in_sitemaps: listing_sitemaps(site, resource),
         inbound_links: resource.inbound_links.followed,
         profiles,
         rendered: page.and_then(|p| rendered_record(site, p)).map(Box::new),
@@ -569,9 +569,12 @@ fn last_modified(page: &FetchedPage) -> Option<String> {
 }
 
 /// The sitemaps listing `resource`, sorted, each once.
-fn listing_sitemaps(resource: &Resource) -> Vec<String> {
-    resource
-        .listed_in
+fn listing_sitemaps(site: &Site, resource: &Resource) -> Vec<String> {
+    // Asked first: the listings of most URLs are none, and may be in the page store.
+    if !resource.is_listed() {
+        return Vec::new();
+    }
+    site.listings(resource)
         .iter()
         .map(|l| l.sitemap.to_string())
         .collect::<BTreeSet<_>>()

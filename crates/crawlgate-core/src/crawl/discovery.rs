@@ -1,6 +1,7 @@
 //! Discovery: URLs found in robots.txt, sitemaps, links, canonicals and hreflang, the scope
 //! check, and the evidence samples kept for each.
 
+use super::lists::list_len;
 use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, SitemapSlot, Slot, Via};
 use crate::signals::{AssetKind, LinkRel};
 use crate::site::{
@@ -15,9 +16,9 @@ use thin_vec::ThinVec;
 use url::Url;
 
 /// Links kept per URL as evidence samples.
-const LINK_SAMPLES: usize = 20;
+pub(super) const LINK_SAMPLES: usize = 20;
 /// Non-link references kept per URL as evidence samples.
-const REFERENCE_SAMPLES: usize = 20;
+pub(super) const REFERENCE_SAMPLES: usize = 20;
 
 impl Crawl {
     /// The slot for `url`, created if new and the discovery bound allows.
@@ -57,6 +58,7 @@ impl Crawl {
                 references: ThinVec::new(),
                 other_references: 0,
                 listed_in: ThinVec::new(),
+                stored_lists: None,
             },
             progression: Progression::Unqueued(NotFetchedReason::NotRequested),
         });
@@ -120,7 +122,9 @@ impl Crawl {
         let from_link = matches!(via, Via::Link { .. } | Via::Start);
         let fetched = self.fetched_when_found(&via);
         let depth_before = self.slots[index].resource.depth;
+        let lists_before = list_len(&self.slots[index].resource);
         note_found(&mut self.slots[index].resource, &url, depth, via);
+        self.lists_changed(index, lists_before);
         if self.slots[index].resource.depth != depth_before {
             self.pass_depth_on(index);
         }
@@ -227,6 +231,7 @@ impl Crawl {
         let Some((index, new)) = self.slot_for(&url, ResourceKind::Asset(kind)) else {
             return;
         };
+        let lists_before = list_len(&self.slots[index].resource);
         push_reference(
             &mut self.slots[index].resource,
             Reference {
@@ -235,6 +240,7 @@ impl Crawl {
                 line,
             },
         );
+        self.lists_changed(index, lists_before);
         if !new {
             return;
         }

@@ -19,6 +19,7 @@
 
 mod config;
 mod discovery;
+mod lists;
 mod offline;
 mod prepare;
 mod recording;
@@ -292,8 +293,13 @@ pub struct Crawl {
     events: Vec<CrawlEvent>,
     /// Where pages past `Bounds::pages_in_memory` go; `None` keeps every page in memory.
     page_store: Option<Arc<dyn PageStore>>,
+    /// Whether the page store refused a record: nothing more is stored, what was stays
+    /// readable.
+    storing_stopped: bool,
     /// Pages held in memory so far.
     pages_held: u64,
+    /// The URLs' lists spilled to the page store, and what is held since.
+    lists: lists::ListSpill,
     /// A page record, reused from page to page.
     page_record: Vec<u8>,
 }
@@ -375,6 +381,8 @@ impl Crawl {
             stats: CrawlStats::default(),
             events: Vec::new(),
             page_store: None,
+            storing_stopped: false,
+            lists: lists::ListSpill::default(),
             pages_held: 0,
             page_record: Vec::new(),
             config,
@@ -403,8 +411,13 @@ impl Crawl {
     /// The page store could not be had or stopped taking pages (`error` says why): the pages
     /// from here on stay in memory.
     pub fn page_store_failed(&mut self, error: String) {
-        self.page_store = None;
+        self.storing_stopped = true;
         self.stats.page_store_write_error = Some(error);
+    }
+
+    /// The page store, while it takes records.
+    fn writable_page_store(&self) -> Option<&Arc<dyn PageStore>> {
+        self.page_store.as_ref().filter(|_| !self.storing_stopped)
     }
 
     /// Which URLs belong to the audited site, as this crawl decides it.
@@ -497,6 +510,7 @@ impl Crawl {
             // and is reported as interrupted.
             _ => {}
         }
+        self.spill_lists_over_budget();
     }
 
     /// The robots.txt recorded for `origin` (`scheme://host[:port]`), once it was fetched.
@@ -571,7 +585,7 @@ impl Crawl {
 
     /// Build the site from what was seen. URLs never fetched say why; verdicts are computed for
     /// every profile.
-    pub fn finish(self) -> Site {
+    pub fn finish(mut self) -> Site {
         let leftover = match self.stopped {
             Some(_) => NotFetchedReason::Interrupted,
             None => NotFetchedReason::PageBound,
@@ -587,13 +601,21 @@ impl Crawl {
         drop(self.sitemap_index);
         let profiles = self.config.profiles.clone();
         let mut verdicts = VerdictCache::new(&self.robots, &profiles);
+        let mut lists = self.page_store.clone().map(|store| {
+            let runs = std::mem::take(&mut self.lists.runs);
+            lists::ListMerge::new(store, !self.storing_stopped, runs)
+        });
         // Mapped in place: the slots' buffer becomes the resources' (no second copy of every
         // resource at the crawl's end).
         let resources: Vec<Resource> = self
             .slots
             .into_iter()
-            .map(|slot| {
+            .enumerate()
+            .map(|(at, slot)| {
                 let mut resource = slot.resource;
+                if let Some(lists) = &mut lists {
+                    lists.settle(u32::try_from(at).unwrap_or(u32::MAX), &mut resource);
+                }
                 match slot.progression {
                     Progression::Unqueued(reason) => {
                         resource.state = ResourceState::NotFetched(reason);
@@ -614,6 +636,9 @@ impl Crawl {
             })
             .collect();
         drop(verdicts);
+        if let Some(error) = lists.and_then(|lists| lists.error) {
+            self.stats.page_store_read_error.get_or_insert(error);
+        }
         let sitemaps = self
             .sitemaps
             .into_iter()

@@ -335,6 +335,7 @@ impl Crawl {
         let kind = self.slots[from].resource.kind;
         let depth = self.slots[from].resource.depth;
         let (target, _) = self.slot_for(final_url, kind)?;
+        let lists_before = super::lists::list_len(&self.slots[target].resource);
         push_reference(
             &mut self.slots[target].resource,
             Reference {
@@ -343,6 +344,7 @@ impl Crawl {
                 line: None,
             },
         );
+        self.lists_changed(target, lists_before);
         // The client followed the redirect, but an excluded page is not recorded as fetched:
         // the chain stays on the source, the target is known and excluded.
         if kind == ResourceKind::Page && self.in_scope(final_url) && self.excluded(final_url) {
@@ -461,7 +463,7 @@ impl Crawl {
     /// disk does not cost a record per page to find out again).
     fn keep_page(&mut self, page: FetchedPage) -> PageSlot {
         if self.pages_held >= self.config.bounds.pages_in_memory
-            && let Some(store) = &self.page_store
+            && let Some(store) = self.writable_page_store().cloned()
             && page_store::encode(&page, &mut self.page_record).is_some()
         {
             match store.put(&self.page_record) {

@@ -9,6 +9,7 @@
 mod environment;
 pub mod fetch;
 mod kept_headers;
+pub(crate) mod lists;
 pub mod page_store;
 pub mod rendered;
 pub mod robots_file;
@@ -20,6 +21,7 @@ pub use environment::{
 };
 pub use fetch::{FailureKind, Received};
 pub use kept_headers::{KEPT_HEADER_LINES, KeptHeader, KeptHeaders};
+pub use lists::StoredLists;
 pub use page_store::{MemoryPageStore, PageKey, PageStore};
 pub use rendered::{BlockedRequest, RenderCapture, RenderOutcome, RenderedPage};
 pub use robots_file::{RobotsEffect, RobotsFile, RobotsOverride};
@@ -32,6 +34,7 @@ use crate::robots::Issue;
 use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
+use lists::ListsRecord;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -122,6 +125,11 @@ impl Site {
             .keys()
             .map(|origin| (origin.clone(), OnceLock::new()))
             .collect();
+        // The crawl's own failure to read back what it stored (its spilled lists).
+        let page_store_error = OnceLock::new();
+        if let Some(error) = &stats.page_store_read_error {
+            let _ = page_store_error.set(error.clone());
+        }
         Self {
             start_url,
             audit_time,
@@ -140,7 +148,7 @@ impl Site {
             index_hasher,
             robots_lint,
             page_store,
-            page_store_error: OnceLock::new(),
+            page_store_error,
             window: None,
             window_stored: Vec::new(),
         }
@@ -174,6 +182,64 @@ impl Site {
             Some(range) => self.resources.get(range.clone()).unwrap_or_default(),
             None => &self.resources,
         }
+    }
+
+    /// The first links to `resource` (at most 20, by linking page URL and line), for evidence;
+    /// [`InboundLinks`] counts them all. Lists are read through the Site, as pages are
+    /// ([`Site::page`]): the interface stays when they move out of memory (#23).
+    pub fn link_samples<'a>(&'a self, resource: &'a Resource) -> Cow<'a, [LinkSample]> {
+        match resource.stored_lists {
+            Some(stored) => Cow::Owned(self.read_lists(stored, lists::link_samples)),
+            None => Cow::Borrowed(&resource.inbound_links.samples),
+        }
+    }
+
+    /// The first references to `resource` (assets, canonicals, hreflang alternates, redirects,
+    /// sitemap alternates), by referring URL and line; [`Resource::other_references`] counts
+    /// the rest.
+    pub fn references<'a>(&'a self, resource: &'a Resource) -> Cow<'a, [Reference]> {
+        match resource.stored_lists {
+            Some(stored) => Cow::Owned(self.read_lists(stored, lists::references)),
+            None => Cow::Borrowed(&resource.references),
+        }
+    }
+
+    /// The sitemap entries listing `resource`, by sitemap URL and line.
+    pub fn listings<'a>(&'a self, resource: &'a Resource) -> Cow<'a, [SitemapListing]> {
+        match resource.stored_lists {
+            Some(stored) => Cow::Owned(self.read_lists(stored, lists::listings)),
+            None => Cow::Borrowed(&resource.listed_in),
+        }
+    }
+
+    /// One of the lists stored at `stored`, picked by `pick`; empty when the record cannot be
+    /// read back ([`Site::page_store_error`] then says so).
+    fn read_lists<T>(
+        &self,
+        stored: StoredLists,
+        pick: impl FnOnce(&ListsRecord<'_>) -> Result<Vec<T>, url::ParseError>,
+    ) -> Vec<T> {
+        thread_local! {
+            static RECORD: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        let Some(store) = &self.page_store else {
+            let _ = self
+                .page_store_error
+                .set("stored lists but no page store".to_owned());
+            return Vec::new();
+        };
+        RECORD
+            .with_borrow_mut(|record| {
+                page_store::read_record(store.as_ref(), stored.key(), record, |bytes| {
+                    serde_json::from_slice::<ListsRecord<'_>>(bytes)
+                        .map_err(|error| error.to_string())
+                        .and_then(|lists| pick(&lists).map_err(|error| error.to_string()))
+                })
+            })
+            .map_err(|error| {
+                let _ = self.page_store_error.set(error);
+            })
+            .unwrap_or_default()
     }
 
     /// How many URLs the site knows, whatever the window.
@@ -574,14 +640,36 @@ pub struct Resource {
     pub inbound_links: InboundLinks,
     /// Pages referencing this URL as an asset, canonical, hreflang alternate or redirect target,
     /// and sitemaps naming it as an `xhtml:link` hreflang alternate (`from` is the sitemap URL)
-    /// (the first few; `other_references` counts the rest).
-    pub references: ThinVec<Reference>,
+    /// (the first few; `other_references` counts the rest). Read through [`Site::references`].
+    pub(crate) references: ThinVec<Reference>,
     pub other_references: u32,
-    /// Sitemap entries listing this URL.
-    pub listed_in: ThinVec<SitemapListing>,
+    /// Sitemap entries listing this URL. Read through [`Site::listings`].
+    pub(crate) listed_in: ThinVec<SitemapListing>,
+    /// Where the three lists are when they are not held (`samples`, `references` and
+    /// `listed_in` are then empty): in the page store, past `--pages-in-memory`.
+    pub(crate) stored_lists: Option<StoredLists>,
 }
 
 impl Resource {
+    /// Whether its lists (link samples, references, listings) are in the page store, past
+    /// `--pages-in-memory`, not held.
+    pub fn has_stored_lists(&self) -> bool {
+        self.stored_lists.is_some()
+    }
+
+    /// Whether a sitemap lists this URL.
+    pub fn is_listed(&self) -> bool {
+        self.listing_count() > 0
+    }
+
+    /// How many sitemap entries list this URL.
+    pub fn listing_count(&self) -> usize {
+        match self.stored_lists {
+            Some(stored) => stored.listings as usize,
+            None => self.listed_in.len(),
+        }
+    }
+
     /// Whether the URL gave a final response (not a redirect, failure or skip): its page is
     /// [`Site::page`].
     pub fn is_fetched(&self) -> bool {
@@ -809,8 +897,8 @@ pub struct InboundLinks {
     /// Links marked `nofollow`, `ugc` or `sponsored` (hints not to follow). Page-level nofollow
     /// is a directive of the linking page, read from its signals, not counted here.
     pub qualified: u32,
-    /// The first few links, for evidence.
-    pub samples: ThinVec<LinkSample>,
+    /// The first few links, for evidence. Read through [`Site::link_samples`].
+    pub(crate) samples: ThinVec<LinkSample>,
 }
 
 /// One link, for evidence.
@@ -834,7 +922,7 @@ pub struct Reference {
 }
 
 /// What kind of reference.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ReferenceKind {
     Start,
     /// Listed to be fetched (list mode, `--urls-from`); `from` is the URL itself.
@@ -1016,6 +1104,7 @@ mod tests {
             references: ThinVec::new(),
             other_references: 0,
             listed_in: ThinVec::new(),
+            stored_lists: None,
         };
         // Several cycles of different lengths, fixed points, and the reversed and sorted orders.
         let mut orders: Vec<Vec<u64>> = vec![(0..500).rev().collect(), (0..500).collect()];

@@ -2,8 +2,8 @@
 
 use crawlgate_core::crawl::{CannedResponse, CrawlConfig, OfflineSite};
 use crawlgate_core::site::{
-    Bound, NotFetchedReason, ReferenceKind, ResourceState, RobotsEffect, Site, SitemapSource,
-    SitemapState,
+    Bound, NotFetchedReason, ReferenceKind, Resource, ResourceState, RobotsEffect, Site,
+    SitemapSource, SitemapState,
 };
 use crawlgate_test_support::sitemap::{sitemap_index, urlset};
 use url::Url;
@@ -100,7 +100,7 @@ fn a_small_site_is_crawled_breadth_first_with_every_fact_recorded() {
     assert!(!verdict.allowed);
     assert_eq!(verdict.decided_by.as_ref().map(|r| r.line), Some(2));
     assert_eq!(private.inbound_links.followed, 1);
-    assert_eq!(*private.inbound_links.samples[0].from, url("/"));
+    assert_eq!(*site.link_samples(private)[0].from, url("/"));
 
     // A redirect: the chain on the source, the response on the target.
     match state(&site, "/old") {
@@ -119,15 +119,15 @@ fn a_small_site_is_crawled_breadth_first_with_every_fact_recorded() {
     let new = site.resource(&url("/new")).unwrap();
     assert!(matches!(new.state, ResourceState::Fetched(_)));
     assert!(
-        new.references
+        site.references(new)
             .iter()
             .any(|r| r.kind == ReferenceKind::Redirect)
     );
 
     // Sitemap listings, assets, and nothing recorded for plain external links.
     let a = site.resource(&url("/a")).unwrap();
-    assert_eq!(a.listed_in.len(), 1);
-    assert_eq!(*a.listed_in[0].sitemap, url("/sitemap.xml"));
+    assert_eq!(a.listing_count(), 1);
+    assert_eq!(*site.listings(a)[0].sitemap, url("/sitemap.xml"));
     let css = site.resource(&url("/style.css")).unwrap();
     assert!(matches!(css.state, ResourceState::Fetched(_)));
     assert!(site.resource_str("https://elsewhere.test/x").is_none());
@@ -553,9 +553,9 @@ fn sitemap_hreflang_alternates_are_fetched_as_hreflang_references() {
     let site = site_with_sitemap_alternates().crawl(config()).unwrap();
     assert!(matches!(state(&site, "/de/"), ResourceState::Fetched(page) if page.status() == 200));
     let de = site.resource(&url("/de/")).unwrap();
-    assert_eq!(de.references[0].kind, ReferenceKind::Hreflang);
-    assert_eq!(*de.references[0].from, url("/sitemap.xml"));
-    assert_eq!(de.references[0].line.map(u32::from), Some(6));
+    assert_eq!(site.references(de)[0].kind, ReferenceKind::Hreflang);
+    assert_eq!(*site.references(de)[0].from, url("/sitemap.xml"));
+    assert_eq!(site.references(de)[0].line.map(u32::from), Some(6));
     // Another host's alternate is recorded (its verdict is evidence), not fetched.
     let fr = Url::parse("http://other.test/fr/").unwrap();
     assert!(matches!(
@@ -608,10 +608,7 @@ fn locs_that_are_no_http_urls_are_never_fetched_nor_pages() {
             resource.url
         );
     }
-    assert!(
-        site.resource(&url("/a"))
-            .is_some_and(|r| !r.listed_in.is_empty())
-    );
+    assert!(site.resource(&url("/a")).is_some_and(Resource::is_listed));
     // Still reported, by the parser.
     let reported = |sitemap: usize| {
         site.sitemaps[sitemap]
@@ -709,7 +706,7 @@ fn sitemap_entries_past_the_byte_bound_are_crawled_but_not_kept() {
     // still counts all its entries.
     for path in &paths {
         assert_eq!(
-            site.resource(&url(path)).unwrap().listed_in.len(),
+            site.resource(&url(path)).unwrap().listing_count(),
             1,
             "{path}"
         );
@@ -798,11 +795,11 @@ fn sitemap_entries_past_every_bound_are_left_out_while_parsing_with_the_same_res
     assert_eq!(b.summary().unwrap().entry_count, 201);
     let p7 = cut.resource(&url("/p/7")).unwrap();
     assert!(
-        p7.references
+        cut.references(p7)
             .iter()
             .any(|r| r.kind == ReferenceKind::Hreflang && r.from.path() == "/b.xml"),
         "{:?}",
-        p7.references
+        cut.references(p7)
     );
     // No URL of b.xml was discovered.
     assert!(cut.resource(&url("/q/0")).is_none());
@@ -1052,5 +1049,165 @@ fn a_window_shows_its_resources_with_their_pages_held_and_gives_them_back_to_the
     let shown: Vec<String> = site.resources().iter().map(|r| r.url.to_string()).collect();
     assert_eq!(shown, all);
     assert!((0..all.len()).all(|at| stored(&site, at)));
+    assert_eq!(site.page_store_error(), None);
+}
+
+/// A site where 60 pages link to `/target` (some `nofollow`, on differing lines) and use
+/// `/shared.css`, and three sitemaps list `/target`: more links and references than a URL keeps
+/// as samples, arriving over many spills when the lists go to the store.
+fn crowded_site() -> (OfflineSite, CrawlConfig) {
+    let pages: Vec<String> = (0..60).map(|n| format!("/p/{n}")).collect();
+    let home = pages.iter().fold(String::new(), |home, path| {
+        home + "<a href=\"" + path + "\">x</a>\n"
+    });
+    let mut site = OfflineSite::default()
+        .with("http://site.test/robots.txt", text("Sitemap: http://site.test/a.xml\nSitemap: http://site.test/b.xml\nSitemap: http://site.test/c.xml\n"))
+        .with(ROOT, html(&format!("<html><body>{home}</body></html>")))
+        .with("http://site.test/target", html("<html><body>t</body></html>"))
+        .with("http://site.test/shared.css", CannedResponse::ok("text/css", "p{}"));
+    for name in ["a", "b", "c"] {
+        site = site.with(
+            &format!("http://site.test/{name}.xml"),
+            xml(&urlset(ORIGIN, ["/p/1", "/target", "/p/2", "/target"])),
+        );
+    }
+    for (n, path) in pages.iter().enumerate() {
+        let blank_lines = "\n".repeat(n % 7);
+        let rel = if n % 3 == 0 { " rel=\"nofollow\"" } else { "" };
+        site = site.with(
+            &format!("{ORIGIN}{path}"),
+            html(&format!(
+                "<html><head><link rel=\"stylesheet\" href=\"/shared.css\"></head><body>{blank_lines}<a href=\"/target\"{rel}>t</a>\n<a href=\"/target\">again</a></body></html>"
+            )),
+        );
+    }
+    let mut config = config();
+    config.bounds.max_pages = 100;
+    (site, config)
+}
+
+#[test]
+fn lists_spilled_to_the_page_store_come_back_as_the_held_lists_are() {
+    let (offline, config) = crowded_site();
+    let held = offline.crawl(config.clone()).unwrap();
+    let mut stored_config = config;
+    stored_config.bounds.pages_in_memory = 0;
+    let stored = offline.crawl(stored_config).unwrap();
+    assert!(stored.stats.pages_stored > 60);
+    let mut stored_lists = 0;
+    for resource in held.resources() {
+        let other = stored.resource(&resource.url).unwrap();
+        assert!(!resource.has_stored_lists());
+        stored_lists += usize::from(other.has_stored_lists());
+        let at = resource.url.as_str();
+        assert_eq!(
+            held.link_samples(resource),
+            stored.link_samples(other),
+            "{at}"
+        );
+        assert_eq!(held.references(resource), stored.references(other), "{at}");
+        assert_eq!(held.listings(resource), stored.listings(other), "{at}");
+        let counts = |r: &crawlgate_core::site::Resource| {
+            (r.inbound_links.followed, r.inbound_links.qualified)
+        };
+        assert_eq!(counts(resource), counts(other), "{at}");
+        assert_eq!(resource.other_references, other.other_references, "{at}");
+        assert_eq!(resource.listing_count(), other.listing_count(), "{at}");
+    }
+    assert!(stored_lists > 60, "{stored_lists} URLs' lists stored");
+    assert_eq!(stored.page_store_error(), None);
+    // What the lists hold: the first 20 links by page and line, of 120; the stylesheet's first
+    // 20 users, the other 40 counted; six listings in sitemap and line order.
+    let target = held.resource(&url("/target")).unwrap();
+    let samples = held.link_samples(target);
+    assert_eq!(samples.len(), 20);
+    assert_eq!(
+        target.inbound_links.followed + target.inbound_links.qualified,
+        120
+    );
+    assert_eq!(*samples[0].from, url("/p/0"));
+    assert!(
+        samples
+            .windows(2)
+            .all(|w| (w[0].from.as_str(), w[0].line) <= (w[1].from.as_str(), w[1].line))
+    );
+    let css = held.resource(&url("/shared.css")).unwrap();
+    assert_eq!(held.references(css).len(), 20);
+    assert_eq!(css.other_references, 40);
+    let sitemaps: Vec<String> = held
+        .listings(target)
+        .iter()
+        .map(|l| format!("{}:{}", l.sitemap.path(), l.line))
+        .collect();
+    assert_eq!(
+        sitemaps,
+        [
+            "/a.xml:4", "/a.xml:6", "/b.xml:4", "/b.xml:6", "/c.xml:4", "/c.xml:6"
+        ]
+    );
+}
+
+/// A page store that takes `left` records, then is full.
+#[derive(Debug)]
+struct FillsUp {
+    store: crawlgate_core::site::MemoryPageStore,
+    left: std::sync::atomic::AtomicUsize,
+}
+
+impl crawlgate_core::site::PageStore for FillsUp {
+    fn put(&self, record: &[u8]) -> std::io::Result<crawlgate_core::site::PageKey> {
+        use std::sync::atomic::Ordering;
+        if self
+            .left
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .is_err()
+        {
+            return Err(std::io::Error::other("no space left on device"));
+        }
+        self.store.put(record)
+    }
+
+    fn get(&self, key: crawlgate_core::site::PageKey, into: &mut Vec<u8>) -> std::io::Result<()> {
+        self.store.get(key, into)
+    }
+}
+
+#[test]
+fn what_the_store_took_before_it_filled_up_is_still_read_back() {
+    let (offline, config) = crowded_site();
+    let held = offline.crawl(config.clone()).unwrap();
+    let mut config = config;
+    config.bounds.pages_in_memory = 0;
+    let mut crawl = crawlgate_core::crawl::Crawl::new(config).unwrap();
+    crawl.set_page_store(std::sync::Arc::new(FillsUp {
+        store: crawlgate_core::site::MemoryPageStore::default(),
+        left: std::sync::atomic::AtomicUsize::new(30),
+    }));
+    while let Some(request) = crawl.next_request() {
+        let response = offline.respond(&request);
+        crawl.complete(&request, response);
+    }
+    let site = crawl.finish();
+    assert!(site.stats.pages_stored > 0 && site.stats.pages_stored < 30);
+    assert_eq!(
+        site.stats.page_store_write_error.as_deref(),
+        Some("no space left on device")
+    );
+    for resource in held.resources() {
+        let other = site.resource(&resource.url).unwrap();
+        let at = resource.url.as_str();
+        assert_eq!(
+            held.page(resource).map(|p| p.status),
+            site.page(other).map(|p| p.status),
+            "{at}"
+        );
+        assert_eq!(
+            held.link_samples(resource),
+            site.link_samples(other),
+            "{at}"
+        );
+        assert_eq!(held.references(resource), site.references(other), "{at}");
+        assert_eq!(held.listings(resource), site.listings(other), "{at}");
+    }
     assert_eq!(site.page_store_error(), None);
 }

@@ -466,7 +466,7 @@ async fn pages_only_in_the_sitemap_are_found() {
     let (site, _) = run(config(server.url("/")), &http()).await;
     let orphan = resource(&site, &server.url("/orphan"));
     assert_eq!(orphan.depth, None);
-    assert_eq!(orphan.listed_in.len(), 1);
+    assert_eq!(orphan.listing_count(), 1);
     assert_eq!(status(&site, &server.url("/orphan")), 200);
 }
 

@@ -69,8 +69,11 @@ async fn the_crawl_basic_site_is_crawled_with_every_fact_recorded() {
     // Assets by kind, with the page that references them.
     let css = resource(&site, &server.url("/assets/site.css"));
     assert!(matches!(css.kind, ResourceKind::Asset(_)));
-    assert_eq!(*css.references[0].from, server.url("/"));
-    assert!(matches!(css.references[0].kind, ReferenceKind::Asset(_)));
+    assert_eq!(*site.references(css)[0].from, server.url("/"));
+    assert!(matches!(
+        site.references(css)[0].kind,
+        ReferenceKind::Asset(_)
+    ));
     assert_eq!(status(&site, &server.url("/assets/logo.png")), 200);
 }
 

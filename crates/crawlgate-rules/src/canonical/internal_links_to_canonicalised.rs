@@ -54,8 +54,8 @@ impl Rule for InternalLinksToCanonicalised {
                 )
                 .evidence(canonical_evidence(&resource.url, canonical))
                 .evidence_all(
-                    links
-                        .samples
+                    site
+                        .link_samples(resource)
                         .iter()
                         .filter(|sample| !sample.rel.is_qualified())
                         .map(|sample| link_evidence(sample, &resource.url)),

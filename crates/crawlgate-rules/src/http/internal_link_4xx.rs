@@ -67,7 +67,7 @@ impl Rule for InternalLink4xx {
             {
                 report = report.evidence(response_evidence(target));
             }
-            out.report(report.evidence_all(inbound_evidence(resource)));
+            out.report(report.evidence_all(inbound_evidence(site, resource)));
         }
     }
 }

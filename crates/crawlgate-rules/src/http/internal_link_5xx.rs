@@ -77,7 +77,7 @@ impl Rule for InternalLink5xx {
             {
                 report = report.evidence(response_evidence(target));
             }
-            out.report(report.evidence_all(inbound_evidence(resource)));
+            out.report(report.evidence_all(inbound_evidence(site, resource)));
         }
     }
 }

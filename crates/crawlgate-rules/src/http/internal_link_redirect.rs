@@ -64,7 +64,7 @@ impl Rule for InternalLinkRedirect {
                     ),
                 )
                 .evidence(response_evidence(resource))
-                .evidence_all(inbound_evidence(resource)),
+                .evidence_all(inbound_evidence(site, resource)),
             );
         }
     }

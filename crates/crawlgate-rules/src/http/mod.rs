@@ -27,9 +27,9 @@ pub use start_url_error::{
 };
 
 use crate::support::link_evidence;
-use crawlgate_core::Evidence;
 use crawlgate_core::finding::RedirectHop;
 use crawlgate_core::site::{FailureKind, Resource, ResourceState};
+use crawlgate_core::{Evidence, Site};
 use std::fmt::Write as _;
 
 /// What fetching a URL ended in, as the status rules sort it.
@@ -138,10 +138,10 @@ pub(crate) fn linked_words(resource: &Resource) -> String {
 
 /// The links to the resource as evidence: the samples the crawl kept (the first by page and
 /// line), then, when there are more, a note with the total.
-pub(crate) fn inbound_evidence(resource: &Resource) -> Vec<Evidence> {
+pub(crate) fn inbound_evidence(site: &Site, resource: &Resource) -> Vec<Evidence> {
     let links = &resource.inbound_links;
-    let mut evidence: Vec<Evidence> = links
-        .samples
+    let mut evidence: Vec<Evidence> = site
+        .link_samples(resource)
         .iter()
         .map(|sample| link_evidence(sample, &resource.url))
         .collect();

@@ -82,7 +82,7 @@ impl Rule for NotHtml {
                         found.evidence
                     ),
                 })
-                .evidence_all(inbound_evidence(resource)),
+                .evidence_all(inbound_evidence(site, resource)),
             );
         }
     }

@@ -73,7 +73,7 @@ impl Rule for RedirectChain {
                 }
                 _ => continue,
             };
-            out.report(report.evidence_all(inbound_evidence(resource)));
+            out.report(report.evidence_all(inbound_evidence(site, resource)));
         }
     }
 }

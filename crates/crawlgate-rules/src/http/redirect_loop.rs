@@ -51,7 +51,7 @@ impl Rule for RedirectLoop {
                     ),
                 )
                 .evidence(chain_evidence(resource, back_to.clone()))
-                .evidence_all(inbound_evidence(resource)),
+                .evidence_all(inbound_evidence(site, resource)),
             );
         }
     }

@@ -8,30 +8,30 @@ use crawlgate_core::signals::{AssetKind, Profile};
 use crawlgate_core::site::{Reference, ReferenceKind, Resource, ResourceKind, Site, UrlVerdict};
 
 /// Whether crawled pages use `resource` as an asset of `kind`.
-pub(crate) fn used_as(resource: &Resource, kind: AssetKind) -> bool {
+pub(crate) fn used_as(site: &Site, resource: &Resource, kind: AssetKind) -> bool {
     resource.kind == ResourceKind::Asset(kind)
-        || resource
-            .references
+        || site
+            .references(resource)
             .iter()
             .any(|reference| reference.kind == ReferenceKind::Asset(kind))
 }
 
 /// The pages (among the references recorded) that use `asset` as `kind` and are indexable for the
 /// profile at `profile_index`.
-fn indexable_users<'a>(
+fn indexable_users(
     site: &Site,
-    asset: &'a Resource,
+    asset: &Resource,
     kind: AssetKind,
     profile_index: usize,
-) -> Vec<&'a Reference> {
-    asset
-        .references
+) -> Vec<Reference> {
+    site.references(asset)
         .iter()
         .filter(|reference| reference.kind == ReferenceKind::Asset(kind))
         .filter(|reference| {
             site.resource(&reference.from)
                 .is_some_and(|page| site.indexability(page, profile_index).is_indexable())
         })
+        .cloned()
         .collect()
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn report_blocked_assets(
             let Some(verdict) = asset.verdict(index).filter(|v| !v.allowed) else {
                 continue;
             };
-            if !used_as(asset, kind) {
+            if !used_as(site, asset, kind) {
                 continue;
             }
             let blocked = BlockedAsset {

@@ -58,7 +58,7 @@ impl Rule for BlockedImage {
             return;
         };
         for asset in site.resources() {
-            if !used_as(asset, AssetKind::Image) {
+            if !used_as(site, asset, AssetKind::Image) {
                 continue;
             }
             let robots = site.robots_for(&asset.url);

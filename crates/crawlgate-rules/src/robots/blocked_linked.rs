@@ -61,8 +61,8 @@ impl Rule for BlockedLinked {
                     .profile(&profile.name)
                     .evidence(verdict_evidence(site, index, &resource.url))
                     .evidence_all(
-                        links
-                            .samples
+                        site
+                            .link_samples(resource)
                             .iter()
                             .filter(|s| !s.rel.is_qualified())
                             .map(|s| link_evidence(s, &resource.url)),

@@ -52,7 +52,7 @@ impl Rule for BlockedUnverifiable {
                 }
                 let links = &resource.inbound_links;
                 let linked = links.followed.saturating_add(links.qualified) as usize;
-                let listed = resource.listed_in.len();
+                let listed = resource.listing_count();
                 if resource.kind != ResourceKind::Page
                     || (linked == 0 && listed == 0)
                     || resource.verdict(index).is_none_or(|v| v.allowed)
@@ -78,14 +78,12 @@ impl Rule for BlockedUnverifiable {
                     .profile(&profile.name)
                     .evidence(verdict_evidence(site, index, &resource.url))
                     .evidence_all(
-                        links
-                            .samples
+                        site.link_samples(resource)
                             .iter()
                             .map(|sample| link_evidence(sample, &resource.url)),
                     )
                     .evidence_all(
-                        resource
-                            .listed_in
+                        site.listings(resource)
                             .iter()
                             .map(|listing| listing_evidence(listing, &resource.url)),
                     )

@@ -30,8 +30,7 @@ pub(crate) fn audited_files(site: &Site) -> Vec<&RobotsFile> {
     };
     for resource in site.resources() {
         let links = &resource.inbound_links;
-        let pointed_at =
-            links.followed > 0 || links.qualified > 0 || !resource.listed_in.is_empty();
+        let pointed_at = links.followed > 0 || links.qualified > 0 || resource.is_listed();
         if pointed_at && !shares_start_prefix(&resource.url) && !same_origin(&resource.url, start) {
             origins.insert(origin_of(&resource.url));
         }

@@ -50,7 +50,7 @@ impl Rule for RedirectToBlocked {
                 };
                 // A disallowed source is never requested: blocked-linked covers it.
                 if resource.kind != ResourceKind::Page
-                    || !pointed_at(resource)
+                    || !pointed_at(site, resource)
                     || resource.verdict(index).is_none_or(|v| !v.allowed)
                 {
                     continue;
@@ -89,15 +89,12 @@ impl Rule for RedirectToBlocked {
                         final_url: final_url.to_string(),
                     })
                     .evidence_all(
-                        resource
-                            .inbound_links
-                            .samples
+                        site.link_samples(resource)
                             .iter()
                             .map(|sample| link_evidence(sample, &resource.url)),
                     )
                     .evidence_all(
-                        resource
-                            .listed_in
+                        site.listings(resource)
                             .iter()
                             .map(|listing| listing_evidence(listing, &resource.url)),
                     ),
@@ -108,13 +105,13 @@ impl Rule for RedirectToBlocked {
 }
 
 /// Whether a link, a sitemap entry, the audit's start or its list points at `resource`.
-fn pointed_at(resource: &Resource) -> bool {
+fn pointed_at(site: &Site, resource: &Resource) -> bool {
     let links = &resource.inbound_links;
     links.followed > 0
         || links.qualified > 0
-        || !resource.listed_in.is_empty()
-        || resource
-            .references
+        || resource.is_listed()
+        || site
+            .references(resource)
             .iter()
             .any(|reference| matches!(reference.kind, ReferenceKind::Start | ReferenceKind::Listed))
 }

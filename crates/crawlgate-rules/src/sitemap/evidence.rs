@@ -118,18 +118,17 @@ pub(super) fn sitemap_fetch_evidence(sitemap: &SitemapFile) -> Vec<Evidence> {
 }
 
 /// The sitemap entries listing a resource (the first few), as evidence.
-pub(super) fn listings_evidence(resource: &Resource) -> impl Iterator<Item = Evidence> + '_ {
-    resource
-        .listed_in
+pub(super) fn listings_evidence(site: &Site, resource: &Resource) -> Vec<Evidence> {
+    site.listings(resource)
         .iter()
         .take(MAX_QUOTED)
         .map(|listing| listing_evidence(listing, &resource.url))
+        .collect()
 }
 
 /// The sitemap that first lists a resource, for messages.
-pub(super) fn first_sitemap(resource: &Resource) -> String {
-    resource
-        .listed_in
+pub(super) fn first_sitemap(site: &Site, resource: &Resource) -> String {
+    site.listings(resource)
         .first()
         .map_or_else(String::new, |listing| listing.sitemap.to_string())
 }

@@ -50,7 +50,7 @@ impl Rule for MissingIndexableUrl {
         let mut origins: BTreeSet<_> = site
             .resources()
             .iter()
-            .filter(|resource| !resource.listed_in.is_empty())
+            .filter(|resource| resource.is_listed())
             .map(|resource| origin_of(&resource.url))
             .collect();
         origins.insert(origin_of(&site.start_url));
@@ -63,7 +63,7 @@ impl Rule for MissingIndexableUrl {
         // Each page is read once for every profile: it may be in the page store.
         for resource in site.resources() {
             if resource.kind != ResourceKind::Page
-                || !resource.listed_in.is_empty()
+                || resource.is_listed()
                 || !origins.contains(&origin_of(&resource.url))
             {
                 continue;
@@ -89,9 +89,7 @@ impl Rule for MissingIndexableUrl {
                 .profile(&profile.name)
                 .evidence(response_evidence(resource))
                 .evidence_all(
-                    resource
-                        .inbound_links
-                        .samples
+                    site.link_samples(resource)
                         .first()
                         .map(|sample| link_evidence(sample, &resource.url)),
                 )

@@ -56,7 +56,7 @@ impl Rule for OrphanUrl {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
                 // Reached from the start URL through links (of any kind) has a click depth.
-                if resource.listed_in.is_empty()
+                if !resource.is_listed()
                     || resource.depth.is_some()
                     || !site.indexability(resource, index).is_indexable()
                 {
@@ -67,7 +67,7 @@ impl Rule for OrphanUrl {
                 let mut message = format!(
                     "listed in {} and indexable for {}, but not linked from any page reachable \
                      from the start URL",
-                    first_sitemap(resource),
+                    first_sitemap(site, resource),
                     profile.display_name()
                 );
                 if linked_from_orphans {
@@ -80,7 +80,7 @@ impl Rule for OrphanUrl {
                 }
                 let mut report = Occurrence::new(resource.url.as_str(), message)
                     .profile(&profile.name)
-                    .evidence_all(listings_evidence(resource))
+                    .evidence_all(listings_evidence(site, resource))
                     .evidence(Evidence::Note {
                         text: format!(
                             "no link to it on a path from {} ({crawled} pages crawled{})",
@@ -95,8 +95,7 @@ impl Rule for OrphanUrl {
                         ),
                     })
                     .evidence_all(
-                        links
-                            .samples
+                        site.link_samples(resource)
                             .iter()
                             .map(|sample| link_evidence(sample, &resource.url)),
                     );

@@ -40,7 +40,7 @@ impl Rule for UrlCanonicalised {
 
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for resource in site.resources() {
-            if resource.listed_in.is_empty() {
+            if !resource.is_listed() {
                 continue;
             }
             let Some(page) = ok_page(site, resource) else {
@@ -64,11 +64,11 @@ impl Rule for UrlCanonicalised {
                     format!(
                         "listed in {} but its canonical is {target}: the sitemap and the page \
                          disagree on the URL to index",
-                        first_sitemap(resource)
+                        first_sitemap(site, resource)
                     ),
                 )
                 .evidence(canonical_evidence(&resource.url, canonical))
-                .evidence_all(listings_evidence(resource)),
+                .evidence_all(listings_evidence(site, resource)),
             );
         }
     }

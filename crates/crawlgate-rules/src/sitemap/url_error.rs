@@ -38,7 +38,7 @@ declare_rule! {
 impl Rule for UrlError {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for resource in site.resources() {
-            if resource.listed_in.is_empty() {
+            if !resource.is_listed() {
                 continue;
             }
             let problem = match &resource.state {
@@ -53,10 +53,10 @@ impl Rule for UrlError {
             out.report(
                 Occurrence::new(
                     resource.url.as_str(),
-                    format!("listed in {} but {problem}", first_sitemap(resource)),
+                    format!("listed in {} but {problem}", first_sitemap(site, resource)),
                 )
                 .evidence(response_evidence(resource))
-                .evidence_all(listings_evidence(resource)),
+                .evidence_all(listings_evidence(site, resource)),
             );
         }
     }

@@ -34,8 +34,12 @@ declare_rule! {
 impl Rule for UrlInMultipleSitemaps {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for resource in site.resources() {
-            let sitemaps: BTreeSet<&str> = resource
-                .listed_in
+            // The count is at hand; the listings may have to be read back from the page store.
+            if resource.listing_count() < 2 {
+                continue;
+            }
+            let listings = site.listings(resource);
+            let sitemaps: BTreeSet<&str> = listings
                 .iter()
                 .map(|listing| listing.sitemap.as_str())
                 .collect();
@@ -51,7 +55,7 @@ impl Rule for UrlInMultipleSitemaps {
                         sitemaps.into_iter().collect::<Vec<_>>().join(", ")
                     ),
                 )
-                .evidence_all(listings_evidence(resource)),
+                .evidence_all(listings_evidence(site, resource)),
             );
         }
     }

@@ -40,9 +40,7 @@ impl Rule for UrlNoindex {
     fn check(&self, site: &Site, out: &mut Findings<'_>) {
         for (index, profile) in profiles(site) {
             for resource in site.resources() {
-                if resource.listed_in.is_empty()
-                    || resource.verdict(index).is_some_and(|v| !v.allowed)
-                {
+                if !resource.is_listed() || resource.verdict(index).is_some_and(|v| !v.allowed) {
                     continue;
                 }
                 let Some(page) = ok_page(site, resource) else {
@@ -58,7 +56,7 @@ impl Rule for UrlNoindex {
                         format!(
                             "listed in {} but noindex for {}: the sitemap asks for a URL the page \
                              keeps out of the index",
-                            first_sitemap(resource),
+                            first_sitemap(site, resource),
                             profile.display_name()
                         ),
                     )
@@ -69,7 +67,7 @@ impl Rule for UrlNoindex {
                             .into_iter()
                             .map(|d| directive_evidence(&resource.url, &d.source)),
                     )
-                    .evidence_all(listings_evidence(resource)),
+                    .evidence_all(listings_evidence(site, resource)),
                 );
             }
         }

@@ -50,13 +50,13 @@ impl Rule for UrlRedirects {
                 else {
                     continue;
                 };
-                if resource.listed_in.is_empty() {
+                if !resource.is_listed() {
                     continue;
                 }
                 let status = hops.first().map_or(0, |hop| hop.status);
                 let mut message = format!(
                     "listed in {} but answers {status}: {} is redirected to {final_url}",
-                    first_sitemap(resource),
+                    first_sitemap(site, resource),
                     profile.display_name()
                 );
                 let mut severity = None;
@@ -81,7 +81,7 @@ impl Rule for UrlRedirects {
                     .profile(&profile.name)
                     .evidence(response_evidence(resource))
                     .evidence_all(target_evidence)
-                    .evidence_all(listings_evidence(resource));
+                    .evidence_all(listings_evidence(site, resource));
                 if let Some(severity) = severity {
                     report = report.severity(severity);
                 }

@@ -244,6 +244,14 @@ fn same_findings_from_the_page_store(
     if site.stats.pages_fetched > 0 && site.stats.pages_stored == 0 {
         return Err("no page went to the page store".to_owned());
     }
+    if site.stats.pages_fetched > 0
+        && !site
+            .resources()
+            .iter()
+            .any(crawlgate_core::site::Resource::has_stored_lists)
+    {
+        return Err("no URL's lists went to the page store".to_owned());
+    }
     if held != stored {
         return Err(format!(
             "other findings with the pages in the page store:\n{held:#?}\nagainst\n{stored:#?}"

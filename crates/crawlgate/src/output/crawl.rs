@@ -34,7 +34,7 @@ struct Record<'a> {
     failure: Option<FailureRecord<'a>>,
     not_fetched: Option<NotFetchedReason>,
     depth: Option<u32>,
-    discovered_from: Vec<SourceRecord<'a>>,
+    discovered_from: Vec<SourceRecord>,
     inbound_links: InboundRecord,
     robots: Vec<VerdictRecord<'a>>,
     signals: Option<SignalsRecord>,
@@ -47,10 +47,10 @@ struct FailureRecord<'a> {
 }
 
 #[derive(Debug, Serialize)]
-struct SourceRecord<'a> {
+struct SourceRecord {
     /// `start`, `link`, `sitemap`, `canonical`, `hreflang`, `redirect` or `asset`.
     via: &'static str,
-    from: &'a str,
+    from: String,
     line: Option<u32>,
 }
 
@@ -145,7 +145,7 @@ fn record<'a>(site: &'a Site, resource: &'a Resource) -> Record<'a> {
         failure: None,
         not_fetched: None,
         depth: resource.depth,
-        discovered_from: sources(resource),
+        discovered_from: sources(site, resource),
         inbound_links: InboundRecord {
             followed: resource.inbound_links.followed,
             qualified: resource.inbound_links.qualified,
@@ -220,30 +220,30 @@ fn record<'a>(site: &'a Site, resource: &'a Resource) -> Record<'a> {
     record
 }
 
-fn sources(resource: &Resource) -> Vec<SourceRecord<'_>> {
-    let references = resource
-        .references
-        .iter()
-        .map(|r: &Reference| SourceRecord {
-            via: match r.kind {
-                ReferenceKind::Start => "start",
-                ReferenceKind::Listed => "listed",
-                ReferenceKind::Asset(_) => "asset",
-                ReferenceKind::Canonical => "canonical",
-                ReferenceKind::Hreflang => "hreflang",
-                ReferenceKind::Redirect => "redirect",
-            },
-            from: r.from.as_str(),
-            line: r.line.map(u32::from),
-        });
-    let links = resource.inbound_links.samples.iter().map(|l| SourceRecord {
+fn sources(site: &Site, resource: &Resource) -> Vec<SourceRecord> {
+    let references = site.references(resource);
+    let links = site.link_samples(resource);
+    let listings = site.listings(resource);
+    let references = references.iter().map(|r: &Reference| SourceRecord {
+        via: match r.kind {
+            ReferenceKind::Start => "start",
+            ReferenceKind::Listed => "listed",
+            ReferenceKind::Asset(_) => "asset",
+            ReferenceKind::Canonical => "canonical",
+            ReferenceKind::Hreflang => "hreflang",
+            ReferenceKind::Redirect => "redirect",
+        },
+        from: r.from.to_string(),
+        line: r.line.map(u32::from),
+    });
+    let links = links.iter().map(|l| SourceRecord {
         via: "link",
-        from: l.from.as_str(),
+        from: l.from.to_string(),
         line: l.line.map(u32::from),
     });
-    let sitemaps = resource.listed_in.iter().map(|s| SourceRecord {
+    let sitemaps = listings.iter().map(|s| SourceRecord {
         via: "sitemap",
-        from: s.sitemap.as_str(),
+        from: s.sitemap.to_string(),
         line: Some(s.line),
     });
     references.chain(links).chain(sitemaps).collect()

@@ -46,6 +46,14 @@ fn report(auditor: &Auditor, path: &Path, stored: bool) -> serde_json::Value {
             "{}: nothing stored",
             path.display()
         );
+        // The start URL's own reference at least went through a spill and a merge.
+        assert!(
+            site.resources()
+                .iter()
+                .any(crawlgate::site::Resource::has_stored_lists),
+            "{}: no lists stored",
+            path.display()
+        );
     }
     let report = auditor.check_owned(site);
     // The report's page records went to the page store too, and come back in report.json.

@@ -1,0 +1,271 @@
+//! The evidence lists the crawl holds, bounded. Every known URL gathers the first links to it,
+//! its references and the sitemap entries listing it while the crawl runs; any page may add to
+//! any URL's lists until the end, so none is final before then.
+//!
+//! With a page store (past `Bounds::pages_in_memory`), once the entries held pass
+//! [`LIST_ENTRIES_PER_PAGE`] times that bound, the lists changed since the last spill are written
+//! to the store as a run (blocks of slots, in slot order) and dropped from memory. At the crawl's
+//! end each URL with spilled lists gets its runs' lists and those still held merged exactly as
+//! held lists are kept (the first link samples by page and line, each reference once and the
+//! first few of them, listings in sitemap and line order), in one record
+//! ([`ListsRecord`]) its resource points at.
+
+use super::Crawl;
+use super::discovery::{LINK_SAMPLES, REFERENCE_SAMPLES};
+use crate::site::lists::{self, ListsRecord, ReferenceEntry};
+use crate::site::{PageKey, PageStore, Resource, StoredLists, page_store};
+use std::collections::HashSet;
+use std::sync::Arc;
+use thin_vec::ThinVec;
+
+/// List entries held per page the crawl may hold (`Bounds::pages_in_memory`) before they are
+/// spilled: a page of the benchmark site adds about four.
+pub(super) const LIST_ENTRIES_PER_PAGE: u64 = 8;
+
+/// Slots per spilled block: a block is read whole when the runs are merged, one per run.
+const SLOTS_PER_BLOCK: usize = 1024;
+
+/// What the crawl spilled of its lists, and what it holds since.
+#[derive(Debug, Default)]
+pub(super) struct ListSpill {
+    /// Entries added to held lists since the last spill.
+    held: u64,
+    /// The slots those entries went to (repeats allowed).
+    changed: Vec<u32>,
+    /// Each spill's blocks, in slot order (merged by [`ListMerge`] at the crawl's end).
+    pub(super) runs: Vec<Vec<PageKey>>,
+}
+
+/// A slot's list entries, to tell what a change added.
+pub(super) fn list_len(resource: &Resource) -> usize {
+    resource.inbound_links.samples.len() + resource.references.len() + resource.listed_in.len()
+}
+
+impl Crawl {
+    /// Count what a change to the lists of `index` added (`before` is [`list_len`] before it).
+    pub(super) fn lists_changed(&mut self, index: usize, before: usize) {
+        let after = list_len(&self.slots[index].resource);
+        if after > before {
+            self.lists.held += (after - before) as u64;
+            // Slot numbers fit in u32: the discovery bound is at most ten million.
+            self.lists
+                .changed
+                .push(u32::try_from(index).unwrap_or(u32::MAX));
+        }
+    }
+
+    /// Spill the held lists to the page store when they are over their bound. A store that
+    /// refuses them stops all storing, as for pages; they then stay in memory.
+    pub(super) fn spill_lists_over_budget(&mut self) {
+        let budget = self
+            .config
+            .bounds
+            .pages_in_memory
+            .saturating_mul(LIST_ENTRIES_PER_PAGE);
+        if self.lists.held <= budget {
+            return;
+        }
+        let Some(store) = self.writable_page_store().cloned() else {
+            return;
+        };
+        let mut changed = std::mem::take(&mut self.lists.changed);
+        changed.sort_unstable();
+        changed.dedup();
+        let mut run = Vec::new();
+        let mut block = Vec::new();
+        for chunk in changed.chunks(SLOTS_PER_BLOCK) {
+            let entries: Vec<(u32, ListsRecord<'_>)> = chunk
+                .iter()
+                .filter_map(|&slot| {
+                    let resource = &self.slots.get(slot as usize)?.resource;
+                    let lists = ListsRecord::of(
+                        &resource.inbound_links.samples,
+                        &resource.references,
+                        &resource.listed_in,
+                    );
+                    Some((slot, lists))
+                })
+                .collect();
+            block.clear();
+            let written = serde_json::to_writer(&mut block, &entries)
+                .map_err(std::io::Error::other)
+                .and_then(|()| store.put(&block));
+            match written {
+                Ok(key) => run.push(key),
+                Err(error) => {
+                    self.page_store_failed(error.to_string());
+                    return;
+                }
+            }
+        }
+        for &slot in &changed {
+            let resource = &mut self.slots[slot as usize].resource;
+            resource.inbound_links.samples = ThinVec::new();
+            resource.references = ThinVec::new();
+            resource.listed_in = ThinVec::new();
+        }
+        self.lists.runs.push(run);
+        self.lists.held = 0;
+    }
+}
+
+/// The crawl's spilled runs, read back in slot order, one block per run at a time.
+pub(super) struct ListMerge {
+    store: Arc<dyn PageStore>,
+    /// Whether merged lists go to the store (it refused nothing so far) or stay held.
+    writable: bool,
+    cursors: Vec<RunCursor>,
+    buffer: Vec<u8>,
+    /// The first failure to read a block back: the lists it held are missing.
+    pub(super) error: Option<String>,
+}
+
+struct RunCursor {
+    blocks: std::vec::IntoIter<PageKey>,
+    entries: std::iter::Peekable<std::vec::IntoIter<(u32, ListsRecord<'static>)>>,
+}
+
+impl ListMerge {
+    pub(super) fn new(store: Arc<dyn PageStore>, writable: bool, runs: Vec<Vec<PageKey>>) -> Self {
+        ListMerge {
+            store,
+            writable,
+            cursors: runs
+                .into_iter()
+                .map(|blocks| RunCursor {
+                    blocks: blocks.into_iter(),
+                    entries: Vec::new().into_iter().peekable(),
+                })
+                .collect(),
+            buffer: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// Give `resource` (at `slot`) its whole lists: those spilled for it, merged with those it
+    /// holds, go into one record in the store. A record the store does not take leaves the
+    /// merged lists held.
+    pub(super) fn settle(&mut self, slot: u32, resource: &mut Resource) {
+        let mut spilled = Vec::new();
+        for at in 0..self.cursors.len() {
+            if let Some(lists) = self.next_of(at, slot) {
+                spilled.push(lists);
+            }
+        }
+        if spilled.is_empty() {
+            return;
+        }
+        let held = ListsRecord::of(
+            &resource.inbound_links.samples,
+            &resource.references,
+            &resource.listed_in,
+        )
+        .into_owned();
+        spilled.push(held);
+        let (merged, references_left_out) = merge(spilled);
+        resource.other_references = resource
+            .other_references
+            .saturating_add(references_left_out);
+        let listings = u32::try_from(merged.listings.len()).unwrap_or(u32::MAX);
+        let stored = Some(&merged)
+            .filter(|_| self.writable)
+            .and_then(|merged| serde_json::to_vec(merged).ok())
+            .and_then(|record| {
+                let key = self.store.put(&record).ok();
+                self.writable = key.is_some();
+                key
+            })
+            .and_then(|key| StoredLists::new(key, listings));
+        if let Some(stored) = stored {
+            resource.inbound_links.samples = ThinVec::new();
+            resource.references = ThinVec::new();
+            resource.listed_in = ThinVec::new();
+            resource.stored_lists = Some(stored);
+            return;
+        }
+        match (
+            lists::link_samples(&merged),
+            lists::references(&merged),
+            lists::listings(&merged),
+        ) {
+            (Ok(samples), Ok(references), Ok(listings)) => {
+                resource.inbound_links.samples = samples.into();
+                resource.references = references.into();
+                resource.listed_in = listings.into();
+            }
+            _ => self.fail("a spilled list names a URL that does not parse".to_owned()),
+        }
+    }
+
+    /// The lists run `at` spilled for `slot`, if any; its cursor moves past them.
+    fn next_of(&mut self, at: usize, slot: u32) -> Option<ListsRecord<'static>> {
+        loop {
+            let cursor = &mut self.cursors[at];
+            match cursor.entries.peek() {
+                Some((next, _)) if *next < slot => {
+                    cursor.entries.next();
+                }
+                Some((next, _)) if *next == slot => return cursor.entries.next().map(|(_, l)| l),
+                Some(_) => return None,
+                None => {
+                    let key = cursor.blocks.next()?;
+                    let read = page_store::read_record(
+                        self.store.as_ref(),
+                        key,
+                        &mut self.buffer,
+                        |bytes| {
+                            serde_json::from_slice::<Vec<(u32, ListsRecord<'_>)>>(bytes).map(
+                                |entries| {
+                                    entries
+                                        .into_iter()
+                                        .map(|(slot, lists)| (slot, lists.into_owned()))
+                                        .collect::<Vec<_>>()
+                                },
+                            )
+                        },
+                    );
+                    match read {
+                        Ok(entries) => self.cursors[at].entries = entries.into_iter().peekable(),
+                        Err(error) => {
+                            self.fail(error);
+                            self.cursors[at].blocks = Vec::new().into_iter();
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn fail(&mut self, error: String) {
+        self.error.get_or_insert(error);
+    }
+}
+
+/// Merge one URL's partial lists, oldest first, as held lists are kept; with how many
+/// references the cap left out that no partial list had left out already.
+fn merge(partials: Vec<ListsRecord<'static>>) -> (ListsRecord<'static>, u32) {
+    let mut merged = ListsRecord::default();
+    for partial in partials {
+        merged.samples.extend(partial.samples);
+        merged.references.extend(partial.references);
+        merged.listings.extend(partial.listings);
+    }
+    // Stable sorts: equal keys stay in arrival order, as the held lists insert them.
+    merged
+        .samples
+        .sort_by(|a, b| (a.0.as_ref(), a.1).cmp(&(b.0.as_ref(), b.1)));
+    merged.samples.truncate(LINK_SAMPLES);
+    let mut seen = HashSet::new();
+    merged
+        .references
+        .retain(|ReferenceEntry(from, kind, line)| seen.insert((from.clone(), *kind, *line)));
+    merged
+        .references
+        .sort_by(|a, b| (a.0.as_ref(), a.2).cmp(&(b.0.as_ref(), b.2)));
+    let left_out = merged.references.len().saturating_sub(REFERENCE_SAMPLES);
+    merged.references.truncate(REFERENCE_SAMPLES);
+    merged
+        .listings
+        .sort_by(|a, b| (a.0.as_ref(), a.1).cmp(&(b.0.as_ref(), b.1)));
+    (merged, u32::try_from(left_out).unwrap_or(u32::MAX))
+}
