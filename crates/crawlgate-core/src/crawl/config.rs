@@ -329,7 +329,9 @@ pub struct Bounds {
     pub max_sitemap_entry_bytes: u64,
     /// Fetched pages held in memory (default 100,000); past it, when the crawl has a page
     /// store ([`crate::crawl::Crawl::set_page_store`]), each further page goes to the store and
-    /// is read back when a rule asks: memory then grows by the URL, not the page.
+    /// is read back when a rule asks: memory then grows by the URL, not the page. The URLs'
+    /// evidence lists (link samples, references, sitemap listings) go there too once they
+    /// hold more than 8 entries per page of this bound.
     pub pages_in_memory: u64,
 }
 
