@@ -237,12 +237,15 @@ impl Fixture {
         self.crawl_holding(Bounds::default().pages_in_memory)
     }
 
-    /// [`Fixture::crawl`] with every fetched page in the page store, none held in memory: the
-    /// rules then read each page back from its record, as past `--pages-in-memory`.
+    /// [`Fixture::crawl`] with every fetched page in the page store, none held in memory, and
+    /// the URLs' lists spilled after every response: the rules then read each page and list
+    /// back from its record, as past `--pages-in-memory`.
     pub fn crawl_stored(&self) -> Result<Site, String> {
         self.crawl_holding(0)
     }
 
+    /// Crawl with at most `pages_in_memory` pages held, and no list entry held past a response
+    /// when that is 0.
     fn crawl_holding(&self, pages_in_memory: u64) -> Result<Site, String> {
         let fixture = self;
         let start = url::Url::parse(&fixture.start).map_err(|e| e.to_string())?;
@@ -254,6 +257,9 @@ impl Fixture {
             .map_err(|e| format!("audit_time: {e}"))?;
         let mut config = CrawlConfig::new(start, audit_time);
         config.bounds.pages_in_memory = pages_in_memory;
+        if pages_in_memory == 0 {
+            config.bounds.lists_in_memory = 0;
+        }
         if !fixture.profiles.is_empty() {
             config.profiles = fixture.profiles.iter().map(|name| profile(name)).collect();
         }

@@ -148,8 +148,8 @@ pub(crate) struct CrawlArgs {
 
     /// Hold at most N fetched pages and assets in memory; past it each is written to a
     /// temporary file beside the crawl store and read back when a rule needs it (slower, but
-    /// memory then grows by the URL, not the page), and so are the URLs' link samples,
-    /// references and sitemap listings past 8 entries per N. 0 keeps none in memory.
+    /// memory then grows by the URL, not the page); the URLs' link samples, references and
+    /// sitemap listings then go there too past 800,000 entries. 0 keeps no page in memory.
     #[arg(help_heading = "Scope", long, value_name = "N", default_value_t = Bounds::default().pages_in_memory)]
     pub(crate) pages_in_memory: u64,
 

@@ -329,10 +329,14 @@ pub struct Bounds {
     pub max_sitemap_entry_bytes: u64,
     /// Fetched pages held in memory (default 100,000); past it, when the crawl has a page
     /// store ([`crate::crawl::Crawl::set_page_store`]), each further page goes to the store and
-    /// is read back when a rule asks: memory then grows by the URL, not the page. The URLs'
-    /// evidence lists (link samples, references, sitemap listings) go there too once they
-    /// hold more than 8 entries per page of this bound.
+    /// is read back when a rule asks: memory then grows by the URL, not the page.
     pub pages_in_memory: u64,
+    /// Entries of the URLs' evidence lists (link samples, references, sitemap listings) held
+    /// at once when the crawl has a page store (default 800,000, eight per page of
+    /// `pages_in_memory`'s default); past it the crawl spills them there, and merges each URL's
+    /// at its end. Each spill is a run the merge reads a block of at a time: 0 spills after
+    /// every response (tests), and a large crawl then merges as many runs as it had responses.
+    pub lists_in_memory: u64,
 }
 
 impl Default for Bounds {
@@ -353,6 +357,7 @@ impl Default for Bounds {
             max_sitemap_urls: 5_000_000,
             max_sitemap_entry_bytes: 16 * 1024 * 1024,
             pages_in_memory: 100_000,
+            lists_in_memory: 800_000,
         }
     }
 }

@@ -2,25 +2,21 @@
 //! its references and the sitemap entries listing it while the crawl runs; any page may add to
 //! any URL's lists until the end, so none is final before then.
 //!
-//! With a page store (past `Bounds::pages_in_memory`), once the entries held pass
-//! [`LIST_ENTRIES_PER_PAGE`] times that bound, the lists changed since the last spill are written
-//! to the store as a run (blocks of slots, in slot order) and dropped from memory. At the crawl's
-//! end each URL with spilled lists gets its runs' lists and those still held merged exactly as
-//! held lists are kept (the first link samples by page and line, each reference once and the
-//! first few of them, listings in sitemap and line order), in one record
-//! ([`ListsRecord`]) its resource points at.
+//! With a page store, once the entries held pass `Bounds::lists_in_memory`, the lists changed
+//! since the last spill are written to the store as a run (blocks of slots, in slot order) and
+//! dropped from memory. At the crawl's end each URL with spilled lists gets its runs' lists and
+//! those still held merged exactly as held lists are kept (the first link samples by page and
+//! line, each reference once and the first few of them, listings in sitemap and line order),
+//! in one record ([`ListsRecord`]) its resource points at.
 
 use super::Crawl;
 use super::discovery::{LINK_SAMPLES, REFERENCE_SAMPLES};
 use crate::site::lists::{self, ListsRecord, ReferenceEntry};
 use crate::site::{PageKey, PageStore, Resource, StoredLists, page_store};
-use std::collections::HashSet;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashSet};
 use std::sync::Arc;
 use thin_vec::ThinVec;
-
-/// List entries held per page the crawl may hold (`Bounds::pages_in_memory`) before they are
-/// spilled: a page of the benchmark site adds about four.
-pub(super) const LIST_ENTRIES_PER_PAGE: u64 = 8;
 
 /// Slots per spilled block: a block is read whole when the runs are merged, one per run.
 const SLOTS_PER_BLOCK: usize = 1024;
@@ -30,7 +26,7 @@ const SLOTS_PER_BLOCK: usize = 1024;
 pub(super) struct ListSpill {
     /// Entries added to held lists since the last spill.
     held: u64,
-    /// The slots those entries went to (repeats allowed).
+    /// The slots holding lists, each once.
     changed: Vec<u32>,
     /// Each spill's blocks, in slot order (merged by [`ListMerge`] at the crawl's end).
     pub(super) runs: Vec<Vec<PageKey>>,
@@ -43,11 +39,18 @@ pub(super) fn list_len(resource: &Resource) -> usize {
 
 impl Crawl {
     /// Count what a change to the lists of `index` added (`before` is [`list_len`] before it).
+    /// Without a page store nothing is spilled, so nothing is counted.
     pub(super) fn lists_changed(&mut self, index: usize, before: usize) {
+        if self.writable_page_store().is_none() {
+            return;
+        }
         let after = list_len(&self.slots[index].resource);
         if after > before {
             self.lists.held += (after - before) as u64;
-            // Slot numbers fit in u32: the discovery bound is at most ten million.
+        }
+        // Lists only grow until spilled, so a slot holds some exactly when it has since it
+        // last held none: listed once. Slot numbers fit in u32 (at most ten million URLs).
+        if before == 0 && after > 0 {
             self.lists
                 .changed
                 .push(u32::try_from(index).unwrap_or(u32::MAX));
@@ -57,12 +60,7 @@ impl Crawl {
     /// Spill the held lists to the page store when they are over their bound. A store that
     /// refuses them stops all storing, as for pages; they then stay in memory.
     pub(super) fn spill_lists_over_budget(&mut self) {
-        let budget = self
-            .config
-            .bounds
-            .pages_in_memory
-            .saturating_mul(LIST_ENTRIES_PER_PAGE);
-        if self.lists.held <= budget {
+        if self.lists.held <= self.config.bounds.lists_in_memory {
             return;
         }
         let Some(store) = self.writable_page_store().cloned() else {
@@ -70,6 +68,7 @@ impl Crawl {
         };
         let mut changed = std::mem::take(&mut self.lists.changed);
         changed.sort_unstable();
+        // A second page store given would list its slots again: a block holds each once.
         changed.dedup();
         let mut run = Vec::new();
         let mut block = Vec::new();
@@ -109,12 +108,15 @@ impl Crawl {
     }
 }
 
-/// The crawl's spilled runs, read back in slot order, one block per run at a time.
+/// The crawl's spilled runs, read back in slot order, one block per run at a time: a heap of
+/// each run's next slot, so a URL costs the runs that hold lists for it, not every run.
 pub(super) struct ListMerge {
     store: Arc<dyn PageStore>,
     /// Whether merged lists go to the store (it refused nothing so far) or stay held.
     writable: bool,
-    cursors: Vec<RunCursor>,
+    runs: Vec<RunCursor>,
+    /// `(slot, run)` of each run's next lists, smallest first (the oldest run first for a slot).
+    next: BinaryHeap<Reverse<(u32, usize)>>,
     buffer: Vec<u8>,
     /// The first failure to read a block back: the lists it held are missing.
     pub(super) error: Option<String>,
@@ -122,35 +124,48 @@ pub(super) struct ListMerge {
 
 struct RunCursor {
     blocks: std::vec::IntoIter<PageKey>,
-    entries: std::iter::Peekable<std::vec::IntoIter<(u32, ListsRecord<'static>)>>,
+    entries: std::vec::IntoIter<(u32, ListsRecord<'static>)>,
+    /// The lists of the slot this run is queued under in `next`.
+    pending: Option<ListsRecord<'static>>,
 }
 
 impl ListMerge {
     pub(super) fn new(store: Arc<dyn PageStore>, writable: bool, runs: Vec<Vec<PageKey>>) -> Self {
-        ListMerge {
+        let mut merge = ListMerge {
             store,
             writable,
-            cursors: runs
+            runs: runs
                 .into_iter()
                 .map(|blocks| RunCursor {
                     blocks: blocks.into_iter(),
-                    entries: Vec::new().into_iter().peekable(),
+                    entries: Vec::new().into_iter(),
+                    pending: None,
                 })
                 .collect(),
+            next: BinaryHeap::new(),
             buffer: Vec::new(),
             error: None,
+        };
+        for at in 0..merge.runs.len() {
+            merge.advance(at);
         }
+        merge
     }
 
     /// Give `resource` (at `slot`) its whole lists: those spilled for it, merged with those it
     /// holds, go into one record in the store. A record the store does not take leaves the
-    /// merged lists held.
+    /// merged lists held. Called for every slot, in order.
     pub(super) fn settle(&mut self, slot: u32, resource: &mut Resource) {
         let mut spilled = Vec::new();
-        for at in 0..self.cursors.len() {
-            if let Some(lists) = self.next_of(at, slot) {
+        while let Some(&Reverse((next, at))) = self.next.peek() {
+            if next > slot {
+                break;
+            }
+            self.next.pop();
+            if let Some(lists) = self.runs[at].pending.take().filter(|_| next == slot) {
                 spilled.push(lists);
             }
+            self.advance(at);
         }
         if spilled.is_empty() {
             return;
@@ -197,40 +212,32 @@ impl ListMerge {
         }
     }
 
-    /// The lists run `at` spilled for `slot`, if any; its cursor moves past them.
-    fn next_of(&mut self, at: usize, slot: u32) -> Option<ListsRecord<'static>> {
+    /// Queue run `at` under its next slot, reading its next block when the last is done.
+    fn advance(&mut self, at: usize) {
         loop {
-            let cursor = &mut self.cursors[at];
-            match cursor.entries.peek() {
-                Some((next, _)) if *next < slot => {
-                    cursor.entries.next();
-                }
-                Some((next, _)) if *next == slot => return cursor.entries.next().map(|(_, l)| l),
-                Some(_) => return None,
-                None => {
-                    let key = cursor.blocks.next()?;
-                    let read = page_store::read_record(
-                        self.store.as_ref(),
-                        key,
-                        &mut self.buffer,
-                        |bytes| {
-                            serde_json::from_slice::<Vec<(u32, ListsRecord<'_>)>>(bytes).map(
-                                |entries| {
-                                    entries
-                                        .into_iter()
-                                        .map(|(slot, lists)| (slot, lists.into_owned()))
-                                        .collect::<Vec<_>>()
-                                },
-                            )
-                        },
-                    );
-                    match read {
-                        Ok(entries) => self.cursors[at].entries = entries.into_iter().peekable(),
-                        Err(error) => {
-                            self.fail(error);
-                            self.cursors[at].blocks = Vec::new().into_iter();
-                        }
-                    }
+            let run = &mut self.runs[at];
+            if let Some((slot, lists)) = run.entries.next() {
+                run.pending = Some(lists);
+                self.next.push(Reverse((slot, at)));
+                return;
+            }
+            let Some(key) = run.blocks.next() else {
+                return;
+            };
+            let read =
+                page_store::read_record(self.store.as_ref(), key, &mut self.buffer, |bytes| {
+                    serde_json::from_slice::<Vec<(u32, ListsRecord<'_>)>>(bytes).map(|entries| {
+                        entries
+                            .into_iter()
+                            .map(|(slot, lists)| (slot, lists.into_owned()))
+                            .collect::<Vec<_>>()
+                    })
+                });
+            match read {
+                Ok(entries) => self.runs[at].entries = entries.into_iter(),
+                Err(error) => {
+                    self.fail(error);
+                    self.runs[at].blocks = Vec::new().into_iter();
                 }
             }
         }

@@ -184,59 +184,14 @@ struct Slot {
     progression: Progression,
 }
 
-/// Every URL the crawl recorded, in the order found, in chunks of [`Slots::CHUNK`]: one vector
-/// of ten million slots doubled its buffer at 8.4 million, and old and new buffers together
-/// (a gigabyte each) were the audit's peak. A chunk is never moved once full.
-#[derive(Debug, Default)]
-struct Slots {
-    chunks: Vec<Vec<Slot>>,
-    len: usize,
-}
-
-impl Slots {
-    const CHUNK: usize = 1 << 16;
-
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    fn push(&mut self, slot: Slot) {
-        match self.chunks.last_mut() {
-            Some(chunk) if chunk.len() < Self::CHUNK => chunk.push(slot),
-            _ => {
-                // The first chunk grows as a small crawl needs; the others are made whole.
-                let mut chunk = Vec::with_capacity(if self.len == 0 { 0 } else { Self::CHUNK });
-                chunk.push(slot);
-                self.chunks.push(chunk);
-            }
-        }
-        self.len += 1;
-    }
-
-    fn get(&self, index: usize) -> Option<&Slot> {
-        self.chunks
-            .get(index / Self::CHUNK)?
-            .get(index % Self::CHUNK)
-    }
-
-    /// The slots in order, each chunk freed once read.
-    fn into_iter(self) -> impl Iterator<Item = Slot> {
-        self.chunks.into_iter().flatten()
-    }
-}
-
-impl std::ops::Index<usize> for Slots {
-    type Output = Slot;
-
-    fn index(&self, index: usize) -> &Slot {
-        &self.chunks[index / Self::CHUNK][index % Self::CHUNK]
-    }
-}
-
-impl std::ops::IndexMut<usize> for Slots {
-    fn index_mut(&mut self, index: usize) -> &mut Slot {
-        &mut self.chunks[index / Self::CHUNK][index % Self::CHUNK]
-    }
+/// Room for every URL the crawl may record (`Bounds::max_discovered`), taken at once. Only what
+/// is written is resident, and the buffer never doubles: at 8.4 million URLs the old and the
+/// new buffer (a gigabyte each) were the ten-million-page audit's peak. Where the room cannot
+/// be had (an address-space limit), the buffer grows as needed.
+fn reserved_slots(max_discovered: u64) -> Vec<Slot> {
+    let mut slots = Vec::new();
+    let _ = slots.try_reserve_exact(usize::try_from(max_discovered).unwrap_or(usize::MAX));
+    slots
 }
 
 /// Slots by URL: positions in the crawl's slots, hashed by their URL, so each URL's text is held
@@ -248,7 +203,7 @@ struct SlotIndex {
 }
 
 impl SlotIndex {
-    fn get(&self, slots: &Slots, url: &str) -> Option<usize> {
+    fn get(&self, slots: &[Slot], url: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(url);
         self.table
             .find(hash, |&i| slots[i as usize].resource.url.as_str() == url)
@@ -256,7 +211,7 @@ impl SlotIndex {
     }
 
     /// Index the slot at `index`, the last pushed (fewer than `u32::MAX`: `slot_for` stops there).
-    fn insert(&mut self, slots: &Slots, index: usize) {
+    fn insert(&mut self, slots: &[Slot], index: usize) {
         let hasher = &self.hasher;
         let hash = hasher.hash_one(slots[index].resource.url.as_str());
         let position = u32::try_from(index).expect("slot_for stops before u32::MAX slots");
@@ -331,7 +286,7 @@ pub struct Crawl {
     entry_budget: Arc<EntryBudget>,
     cycles: Vec<SitemapCycle>,
 
-    slots: Slots,
+    slots: Vec<Slot>,
     slot_index: SlotIndex,
     /// Bytes of the URLs recorded in `slots` (`Bounds::max_discovered_bytes`).
     slot_bytes: u64,
@@ -424,7 +379,7 @@ impl Crawl {
             sitemap_entry_bytes: 0,
             entry_budget: Arc::new(EntryBudget::new(config.bounds.max_sitemap_entry_bytes)),
             cycles: Vec::new(),
-            slots: Slots::default(),
+            slots: reserved_slots(config.bounds.max_discovered),
             slot_index: SlotIndex::default(),
             slot_bytes: 0,
             link_queue: VecDeque::new(),
@@ -461,6 +416,10 @@ impl Crawl {
     /// file beside the crawl store): the Site reads them back when asked.
     pub fn set_page_store(&mut self, store: Arc<dyn PageStore>) {
         self.page_store = Some(store);
+        // The lists made before (the start URL's, the listed URLs') are spilled like the rest.
+        for index in 0..self.slots.len() {
+            self.lists_changed(index, 0);
+        }
     }
 
     /// The page store could not be had or stopped taking pages (`error` says why): the pages
@@ -660,32 +619,36 @@ impl Crawl {
             let runs = std::mem::take(&mut self.lists.runs);
             lists::ListMerge::new(store, !self.storing_stopped, runs)
         });
-        // Made whole at once, the slots' chunks freed as they are read: no second copy of every
-        // resource at the crawl's end, and no buffer doubled.
-        let mut resources: Vec<Resource> = Vec::with_capacity(self.slots.len());
-        resources.extend(self.slots.into_iter().enumerate().map(|(at, slot)| {
-            let mut resource = slot.resource;
-            if let Some(lists) = &mut lists {
-                lists.settle(u32::try_from(at).unwrap_or(u32::MAX), &mut resource);
-            }
-            match slot.progression {
-                Progression::Unqueued(reason) => {
-                    resource.state = ResourceState::NotFetched(reason);
+        // Mapped in place: the slots' buffer becomes the resources' (no second copy of every
+        // resource at the crawl's end).
+        let resources: Vec<Resource> = self
+            .slots
+            .into_iter()
+            .enumerate()
+            .map(|(at, slot)| {
+                let mut resource = slot.resource;
+                if let Some(lists) = &mut lists {
+                    lists.settle(u32::try_from(at).unwrap_or(u32::MAX), &mut resource);
                 }
-                Progression::Queued | Progression::Blocked | Progression::InFlight => {
-                    let reason = match (resource.kind, leftover) {
-                        (ResourceKind::Asset(_), NotFetchedReason::PageBound) => {
-                            NotFetchedReason::AssetBound
-                        }
-                        (_, reason) => reason,
-                    };
-                    resource.state = ResourceState::NotFetched(reason);
+                match slot.progression {
+                    Progression::Unqueued(reason) => {
+                        resource.state = ResourceState::NotFetched(reason);
+                    }
+                    Progression::Queued | Progression::Blocked | Progression::InFlight => {
+                        let reason = match (resource.kind, leftover) {
+                            (ResourceKind::Asset(_), NotFetchedReason::PageBound) => {
+                                NotFetchedReason::AssetBound
+                            }
+                            (_, reason) => reason,
+                        };
+                        resource.state = ResourceState::NotFetched(reason);
+                    }
+                    Progression::Done => {}
                 }
-                Progression::Done => {}
-            }
-            resource.verdicts = verdicts.shared_verdicts(&resource.url);
-            resource
-        }));
+                resource.verdicts = verdicts.shared_verdicts(&resource.url);
+                resource
+            })
+            .collect();
         drop(verdicts);
         if let Some(error) = lists.and_then(|lists| lists.error) {
             self.stats.page_store_read_error.get_or_insert(error);
@@ -729,61 +692,5 @@ impl Crawl {
             stats: self.stats,
             page_store: self.page_store,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Progression, Slot, Slots};
-    use crate::site::{InboundLinks, NotFetchedReason, Resource, ResourceKind, ResourceState};
-    use std::sync::Arc;
-    use thin_vec::ThinVec;
-
-    fn slot(depth: u32) -> Slot {
-        Slot {
-            resource: Resource {
-                url: Arc::new(url::Url::parse("http://e.com/").unwrap()),
-                kind: ResourceKind::Page,
-                depth: Some(depth),
-                state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
-                verdicts: Arc::default(),
-                inbound_links: InboundLinks::default(),
-                references: ThinVec::new(),
-                other_references: 0,
-                listed_in: ThinVec::new(),
-                stored_lists: None,
-            },
-            progression: Progression::Queued,
-        }
-    }
-
-    #[test]
-    fn slots_past_a_chunk_keep_their_numbers_and_their_order() {
-        let count = 2 * Slots::CHUNK + 5;
-        let mut slots = Slots::default();
-        for n in 0..count {
-            slots.push(slot(u32::try_from(n).unwrap()));
-        }
-        assert_eq!(slots.len(), count);
-        assert_eq!(slots.chunks.len(), 3);
-        assert!(
-            slots.chunks[..2]
-                .iter()
-                .all(|c| c.capacity() == Slots::CHUNK)
-        );
-        for n in [0, Slots::CHUNK - 1, Slots::CHUNK, 2 * Slots::CHUNK + 4] {
-            assert_eq!(slots[n].resource.depth, Some(u32::try_from(n).unwrap()));
-            assert!(slots.get(n).is_some());
-        }
-        assert!(slots.get(count).is_none());
-        slots[Slots::CHUNK].resource.depth = None;
-        let depths: Vec<Option<u32>> = slots.into_iter().map(|s| s.resource.depth).collect();
-        assert_eq!(depths.len(), count);
-        assert_eq!(depths[Slots::CHUNK], None);
-        assert!(
-            (0..count)
-                .filter(|&n| n != Slots::CHUNK)
-                .all(|n| depths[n] == Some(u32::try_from(n).unwrap()))
-        );
     }
 }

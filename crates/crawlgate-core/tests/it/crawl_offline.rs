@@ -1092,6 +1092,7 @@ fn lists_spilled_to_the_page_store_come_back_as_the_held_lists_are() {
     let held = offline.crawl(config.clone()).unwrap();
     let mut stored_config = config;
     stored_config.bounds.pages_in_memory = 0;
+    stored_config.bounds.lists_in_memory = 0;
     let stored = offline.crawl(stored_config).unwrap();
     assert!(stored.stats.pages_stored > 60);
     let mut stored_lists = 0;
@@ -1178,6 +1179,7 @@ fn what_the_store_took_before_it_filled_up_is_still_read_back() {
     let held = offline.crawl(config.clone()).unwrap();
     let mut config = config;
     config.bounds.pages_in_memory = 0;
+    config.bounds.lists_in_memory = 0;
     let mut crawl = crawlgate_core::crawl::Crawl::new(config).unwrap();
     crawl.set_page_store(std::sync::Arc::new(FillsUp {
         store: crawlgate_core::site::MemoryPageStore::default(),
