@@ -1,9 +1,9 @@
 //! Discovery: URLs found in robots.txt, sitemaps, links, canonicals and hreflang, the scope
 //! check, and the evidence samples kept for each.
 
-use super::lists::list_len;
 use super::{Crawl, CrawlEvent, CrawlMode, Progression, RequestKind, SitemapSlot, Slot, Via};
 use crate::signals::{AssetKind, LinkRel};
+use crate::site::lists::Lists;
 use crate::site::{
     Bound, InboundLinks, LinkSample, NotFetchedReason, Reference, ReferenceKind, Resource,
     ResourceKind, ResourceState, SitemapCycle, SitemapFile, SitemapListing, SitemapSource,
@@ -55,10 +55,8 @@ impl Crawl {
                 state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
                 verdicts: Arc::default(),
                 inbound_links: InboundLinks::default(),
-                references: ThinVec::new(),
                 other_references: 0,
-                listed_in: ThinVec::new(),
-                stored_lists: None,
+                lists: Lists::default(),
             },
             progression: Progression::Unqueued(NotFetchedReason::NotRequested),
         });
@@ -122,7 +120,7 @@ impl Crawl {
         let from_link = matches!(via, Via::Link { .. } | Via::Start);
         let fetched = self.fetched_when_found(&via);
         let depth_before = self.slots[index].resource.depth;
-        let lists_before = list_len(&self.slots[index].resource);
+        let lists_before = self.slots[index].resource.lists.held_len();
         note_found(&mut self.slots[index].resource, &url, depth, via);
         self.lists_changed(index, lists_before);
         if self.slots[index].resource.depth != depth_before {
@@ -231,7 +229,7 @@ impl Crawl {
         let Some((index, new)) = self.slot_for(&url, ResourceKind::Asset(kind)) else {
             return;
         };
-        let lists_before = list_len(&self.slots[index].resource);
+        let lists_before = self.slots[index].resource.lists.held_len();
         push_reference(
             &mut self.slots[index].resource,
             Reference {
@@ -381,7 +379,7 @@ fn note_found(resource: &mut Resource, url: &Url, depth: Option<u32>, via: Via<'
             rel,
             occurrences,
             ..
-        } => count_link(&mut resource.inbound_links, from, line, rel, occurrences),
+        } => count_link(resource, from, line, rel, occurrences),
         Via::Sitemap(listing) => insert_listing(resource, listing),
         Via::Reference(reference) => push_reference(resource, reference),
     }
@@ -390,20 +388,24 @@ fn note_found(resource: &mut Resource, url: &Url, depth: Option<u32>, via: Via<'
 /// Counts `occurrences` links from `from` and keeps the first few as samples. Most links reach
 /// pages whose samples are full: the linking URL is copied only when it is kept.
 fn count_link(
-    links: &mut InboundLinks,
+    resource: &mut Resource,
     from: &Arc<Url>,
     line: Option<u32>,
     rel: LinkRel,
     occurrences: u32,
 ) {
     let line = line.and_then(NonZeroU32::new);
+    let links = &mut resource.inbound_links;
     if rel.is_qualified() {
         links.qualified = links.qualified.saturating_add(occurrences);
     } else {
         links.followed = links.followed.saturating_add(occurrences);
     }
+    let Some(held) = resource.lists.held_mut() else {
+        return;
+    };
     if let Some(at) = sample_slot(
-        &links.samples,
+        &held.samples,
         (from.as_str(), line),
         LINK_SAMPLES,
         |sample| (sample.from.as_str(), sample.line),
@@ -413,16 +415,19 @@ fn count_link(
             line,
             rel,
         };
-        insert_sample(&mut links.samples, at, sample, LINK_SAMPLES);
+        insert_sample(&mut held.samples, at, sample, LINK_SAMPLES);
     }
 }
 
 pub(super) fn push_reference(resource: &mut Resource, reference: Reference) {
-    if resource.references.contains(&reference) {
+    let Some(held) = resource.lists.held_mut() else {
+        return;
+    };
+    if held.references.contains(&reference) {
         return;
     }
     if keep_first_samples(
-        &mut resource.references,
+        &mut held.references,
         reference,
         REFERENCE_SAMPLES,
         |r: &Reference| (r.from.as_str(), r.line),
@@ -434,10 +439,13 @@ pub(super) fn push_reference(resource: &mut Resource, reference: Reference) {
 /// Record a sitemap listing in sitemap and line order, not arrival order (sitemaps are read
 /// concurrently): the first listing is the one rules quote.
 fn insert_listing(resource: &mut Resource, listing: SitemapListing) {
-    let at = resource.listed_in.partition_point(|kept| {
+    let Some(held) = resource.lists.held_mut() else {
+        return;
+    };
+    let at = held.listed_in.partition_point(|kept| {
         (kept.sitemap.as_str(), kept.line) <= (listing.sitemap.as_str(), listing.line)
     });
-    insert_compact(&mut resource.listed_in, at, listing);
+    insert_compact(&mut held.listed_in, at, listing);
 }
 
 /// Inserts `item` at `at`; an empty list gets room for exactly one. The crawl keeps these lists

@@ -11,12 +11,11 @@
 
 use super::Crawl;
 use super::discovery::{LINK_SAMPLES, REFERENCE_SAMPLES};
-use crate::site::lists::{self, ListsRecord, ReferenceEntry};
+use crate::site::lists::{self, HeldLists, Lists, ListsRecord, ReferenceEntry};
 use crate::site::{PageKey, PageStore, Resource, StoredLists, page_store};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::sync::Arc;
-use thin_vec::ThinVec;
 
 /// Slots per spilled block: a block is read whole when the runs are merged, one per run.
 const SLOTS_PER_BLOCK: usize = 1024;
@@ -32,19 +31,14 @@ pub(super) struct ListSpill {
     pub(super) runs: Vec<Vec<PageKey>>,
 }
 
-/// A slot's list entries, to tell what a change added.
-pub(super) fn list_len(resource: &Resource) -> usize {
-    resource.inbound_links.samples.len() + resource.references.len() + resource.listed_in.len()
-}
-
 impl Crawl {
-    /// Count what a change to the lists of `index` added (`before` is [`list_len`] before it).
+    /// Count what a change to the lists of `index` added (`before` is its `held_len` before it).
     /// Without a page store nothing is spilled, so nothing is counted.
     pub(super) fn lists_changed(&mut self, index: usize, before: usize) {
         if self.writable_page_store().is_none() {
             return;
         }
-        let after = list_len(&self.slots[index].resource);
+        let after = self.slots[index].resource.lists.held_len();
         if after > before {
             self.lists.held += (after - before) as u64;
         }
@@ -75,15 +69,12 @@ impl Crawl {
         for chunk in changed.chunks(SLOTS_PER_BLOCK) {
             let entries: Vec<(u32, ListsRecord<'_>)> = chunk
                 .iter()
-                .filter_map(|&slot| {
-                    let resource = &self.slots.get(slot as usize)?.resource;
-                    let lists = ListsRecord::of(
-                        &resource.inbound_links.samples,
-                        &resource.references,
-                        &resource.listed_in,
-                    );
-                    Some((slot, lists))
-                })
+                .filter_map(
+                    |&slot| match &self.slots.get(slot as usize)?.resource.lists {
+                        Lists::Held(held) => Some((slot, ListsRecord::of(held))),
+                        Lists::Stored(_) => None,
+                    },
+                )
                 .collect();
             block.clear();
             let written = serde_json::to_writer(&mut block, &entries)
@@ -98,10 +89,7 @@ impl Crawl {
             }
         }
         for &slot in &changed {
-            let resource = &mut self.slots[slot as usize].resource;
-            resource.inbound_links.samples = ThinVec::new();
-            resource.references = ThinVec::new();
-            resource.listed_in = ThinVec::new();
+            self.slots[slot as usize].resource.lists = Lists::default();
         }
         self.lists.runs.push(run);
         self.lists.held = 0;
@@ -170,13 +158,9 @@ impl ListMerge {
         if spilled.is_empty() {
             return;
         }
-        let held = ListsRecord::of(
-            &resource.inbound_links.samples,
-            &resource.references,
-            &resource.listed_in,
-        )
-        .into_owned();
-        spilled.push(held);
+        if let Lists::Held(held) = &resource.lists {
+            spilled.push(ListsRecord::of(held).into_owned());
+        }
         let (merged, references_left_out) = merge(spilled);
         resource.other_references = resource
             .other_references
@@ -192,10 +176,7 @@ impl ListMerge {
             })
             .and_then(|key| StoredLists::new(key, listings));
         if let Some(stored) = stored {
-            resource.inbound_links.samples = ThinVec::new();
-            resource.references = ThinVec::new();
-            resource.listed_in = ThinVec::new();
-            resource.stored_lists = Some(stored);
+            resource.lists = Lists::Stored(stored);
             return;
         }
         match (
@@ -204,9 +185,11 @@ impl ListMerge {
             lists::listings(&merged),
         ) {
             (Ok(samples), Ok(references), Ok(listings)) => {
-                resource.inbound_links.samples = samples.into();
-                resource.references = references.into();
-                resource.listed_in = listings.into();
+                resource.lists = Lists::Held(HeldLists {
+                    samples: samples.into(),
+                    references: references.into(),
+                    listed_in: listings.into(),
+                });
             }
             _ => self.fail("a spilled list names a URL that does not parse".to_owned()),
         }

@@ -335,7 +335,7 @@ impl Crawl {
         let kind = self.slots[from].resource.kind;
         let depth = self.slots[from].resource.depth;
         let (target, _) = self.slot_for(final_url, kind)?;
-        let lists_before = super::lists::list_len(&self.slots[target].resource);
+        let lists_before = self.slots[target].resource.lists.held_len();
         push_reference(
             &mut self.slots[target].resource,
             Reference {

@@ -12,7 +12,61 @@ use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::num::NonZeroU32;
 use std::sync::Arc;
+use thin_vec::ThinVec;
 use url::Url;
+
+/// A URL's lists: held while the crawl runs, or in the page store once it ended past
+/// `--pages-in-memory`. One enum, not the held lists beside an `Option` of where they are stored:
+/// the stored variant fits in the held lists' room, so a resource pays nothing for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Lists {
+    Held(HeldLists),
+    Stored(StoredLists),
+}
+
+// One word less per known URL than the three lists beside `Option<StoredLists>`.
+const _: () = assert!(std::mem::size_of::<Lists>() == std::mem::size_of::<HeldLists>());
+
+impl Default for Lists {
+    fn default() -> Self {
+        Lists::Held(HeldLists::default())
+    }
+}
+
+impl Lists {
+    /// The lists to add to, while the crawl runs. `None` once stored, which only the crawl's
+    /// end does: nothing records after it.
+    pub(crate) fn held_mut(&mut self) -> Option<&mut HeldLists> {
+        match self {
+            Lists::Held(held) => Some(held),
+            Lists::Stored(_) => None,
+        }
+    }
+
+    /// How many entries the lists hold: none once stored.
+    pub(crate) fn held_len(&self) -> usize {
+        match self {
+            Lists::Held(held) => held.samples.len() + held.references.len() + held.listed_in.len(),
+            Lists::Stored(_) => 0,
+        }
+    }
+}
+
+/// A URL's lists held in memory: each keeps the first few, in a fixed order whatever the order
+/// of arrival (the crawl's discovery keeps them).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct HeldLists {
+    /// The first `<a href>` links to the URL, by linking page and line ([`InboundLinks`](super::InboundLinks)
+    /// counts them all).
+    pub(crate) samples: ThinVec<LinkSample>,
+    /// Pages referencing the URL as an asset, canonical, hreflang alternate or redirect
+    /// target, and sitemaps naming it as an `xhtml:link` hreflang alternate (`from` is the
+    /// sitemap URL): the first few; [`Resource::other_references`](super::Resource::other_references)
+    /// counts the rest.
+    pub(crate) references: ThinVec<Reference>,
+    /// Sitemap entries listing the URL, by sitemap and line.
+    pub(crate) listed_in: ThinVec<SitemapListing>,
+}
 
 /// Where a resource's lists are in the page store, and how many sitemap entries list it (rules
 /// ask that of every URL, so it stays at hand).
@@ -77,21 +131,20 @@ pub(crate) struct ListingEntry<'a>(#[serde(borrow)] pub(crate) Cow<'a, str>, pub
 
 impl<'a> ListsRecord<'a> {
     /// The lists held in memory, borrowed.
-    pub(crate) fn of(
-        samples: &'a [LinkSample],
-        references: &'a [Reference],
-        listings: &'a [SitemapListing],
-    ) -> Self {
+    pub(crate) fn of(held: &'a HeldLists) -> Self {
         ListsRecord {
-            samples: samples
+            samples: held
+                .samples
                 .iter()
                 .map(|s| SampleEntry(s.from.as_str().into(), s.line, rel_bits(s.rel)))
                 .collect(),
-            references: references
+            references: held
+                .references
                 .iter()
                 .map(|r| ReferenceEntry(r.from.as_str().into(), r.kind, r.line))
                 .collect(),
-            listings: listings
+            listings: held
+                .listed_in
                 .iter()
                 .map(|l| ListingEntry(l.sitemap.as_str().into(), l.line))
                 .collect(),
@@ -212,7 +265,12 @@ mod tests {
             sitemap: Arc::clone(&sitemap),
             line: 7,
         }];
-        let bytes = serde_json::to_vec(&ListsRecord::of(&samples, &references, &listings)).unwrap();
+        let held = HeldLists {
+            samples: samples.iter().cloned().collect(),
+            references: references.iter().cloned().collect(),
+            listed_in: listings.iter().cloned().collect(),
+        };
+        let bytes = serde_json::to_vec(&ListsRecord::of(&held)).unwrap();
         let read: ListsRecord<'_> = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(link_samples(&read).unwrap(), samples);
         assert_eq!(super::references(&read).unwrap(), references);

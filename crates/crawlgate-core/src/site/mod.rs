@@ -34,7 +34,7 @@ use crate::robots::Issue;
 use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
-use lists::ListsRecord;
+use lists::{Lists, ListsRecord};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
@@ -188,9 +188,9 @@ impl Site {
     /// [`InboundLinks`] counts them all. Lists are read through the Site, as pages are
     /// ([`Site::page`]): the interface stays when they move out of memory (#23).
     pub fn link_samples<'a>(&'a self, resource: &'a Resource) -> Cow<'a, [LinkSample]> {
-        match resource.stored_lists {
-            Some(stored) => Cow::Owned(self.read_lists(stored, lists::link_samples)),
-            None => Cow::Borrowed(&resource.inbound_links.samples),
+        match &resource.lists {
+            Lists::Stored(stored) => Cow::Owned(self.read_lists(*stored, lists::link_samples)),
+            Lists::Held(held) => Cow::Borrowed(&held.samples),
         }
     }
 
@@ -198,17 +198,17 @@ impl Site {
     /// sitemap alternates), by referring URL and line; [`Resource::other_references`] counts
     /// the rest.
     pub fn references<'a>(&'a self, resource: &'a Resource) -> Cow<'a, [Reference]> {
-        match resource.stored_lists {
-            Some(stored) => Cow::Owned(self.read_lists(stored, lists::references)),
-            None => Cow::Borrowed(&resource.references),
+        match &resource.lists {
+            Lists::Stored(stored) => Cow::Owned(self.read_lists(*stored, lists::references)),
+            Lists::Held(held) => Cow::Borrowed(&held.references),
         }
     }
 
     /// The sitemap entries listing `resource`, by sitemap URL and line.
     pub fn listings<'a>(&'a self, resource: &'a Resource) -> Cow<'a, [SitemapListing]> {
-        match resource.stored_lists {
-            Some(stored) => Cow::Owned(self.read_lists(stored, lists::listings)),
-            None => Cow::Borrowed(&resource.listed_in),
+        match &resource.lists {
+            Lists::Stored(stored) => Cow::Owned(self.read_lists(*stored, lists::listings)),
+            Lists::Held(held) => Cow::Borrowed(&held.listed_in),
         }
     }
 
@@ -638,23 +638,18 @@ pub struct Resource {
     pub verdicts: Arc<[UrlVerdict]>,
     /// `<a href>` links pointing here from crawled pages.
     pub inbound_links: InboundLinks,
-    /// Pages referencing this URL as an asset, canonical, hreflang alternate or redirect target,
-    /// and sitemaps naming it as an `xhtml:link` hreflang alternate (`from` is the sitemap URL)
-    /// (the first few; `other_references` counts the rest). Read through [`Site::references`].
-    pub(crate) references: ThinVec<Reference>,
+    /// References past the first few the lists keep ([`Site::references`]).
     pub other_references: u32,
-    /// Sitemap entries listing this URL. Read through [`Site::listings`].
-    pub(crate) listed_in: ThinVec<SitemapListing>,
-    /// Where the three lists are when they are not held (`samples`, `references` and
-    /// `listed_in` are then empty): in the page store, past `--pages-in-memory`.
-    pub(crate) stored_lists: Option<StoredLists>,
+    /// The first links here, the first references and the sitemap entries listing this URL:
+    /// read through [`Site::link_samples`], [`Site::references`] and [`Site::listings`].
+    pub(crate) lists: Lists,
 }
 
 impl Resource {
     /// Whether its lists (link samples, references, listings) are in the page store, past
     /// `--pages-in-memory`, not held.
     pub fn has_stored_lists(&self) -> bool {
-        self.stored_lists.is_some()
+        matches!(self.lists, Lists::Stored(_))
     }
 
     /// Whether a sitemap lists this URL.
@@ -664,9 +659,9 @@ impl Resource {
 
     /// How many sitemap entries list this URL.
     pub fn listing_count(&self) -> usize {
-        match self.stored_lists {
-            Some(stored) => stored.listings as usize,
-            None => self.listed_in.len(),
+        match &self.lists {
+            Lists::Stored(stored) => stored.listings as usize,
+            Lists::Held(held) => held.listed_in.len(),
         }
     }
 
@@ -897,8 +892,6 @@ pub struct InboundLinks {
     /// Links marked `nofollow`, `ugc` or `sponsored` (hints not to follow). Page-level nofollow
     /// is a directive of the linking page, read from its signals, not counted here.
     pub qualified: u32,
-    /// The first few links, for evidence. Read through [`Site::link_samples`].
-    pub(crate) samples: ThinVec<LinkSample>,
 }
 
 /// One link, for evidence.
@@ -1092,6 +1085,18 @@ mod tests {
         Url::parse(s).unwrap()
     }
 
+    /// Every known URL has one, up to ten million: a field added here is paid that often
+    /// (ARCHITECTURE.md, "Memory").
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_resource_takes_at_most_104_bytes() {
+        assert!(
+            std::mem::size_of::<Resource>() <= 104,
+            "{}",
+            std::mem::size_of::<Resource>()
+        );
+    }
+
     #[test]
     fn resources_are_sorted_by_url_in_place_whatever_the_permutation() {
         let resource = |n: u64| Resource {
@@ -1101,10 +1106,8 @@ mod tests {
             state: ResourceState::NotFetched(NotFetchedReason::NotRequested),
             verdicts: Arc::default(),
             inbound_links: InboundLinks::default(),
-            references: ThinVec::new(),
             other_references: 0,
-            listed_in: ThinVec::new(),
-            stored_lists: None,
+            lists: Lists::default(),
         };
         // Several cycles of different lengths, fixed points, and the reversed and sorted orders.
         let mut orders: Vec<Vec<u64>> = vec![(0..500).rev().collect(), (0..500).collect()];
