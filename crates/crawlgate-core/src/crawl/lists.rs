@@ -11,8 +11,8 @@
 
 use super::Crawl;
 use super::discovery::{LINK_SAMPLES, REFERENCE_SAMPLES};
-use crate::site::lists::{self, HeldLists, Lists, ListsRecord, ReferenceEntry};
-use crate::site::{PageKey, PageStore, Resource, StoredLists, page_store};
+use crate::site::lists::{self, HeldLists, Lists, ListsRecord, ReferenceEntry, StoredLists};
+use crate::site::{PageKey, PageStore, Resource, page_store};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashSet};
 use std::sync::Arc;

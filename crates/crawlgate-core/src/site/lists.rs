@@ -24,7 +24,7 @@ pub(crate) enum Lists {
     Stored(StoredLists),
 }
 
-// One word less per known URL than the three lists beside `Option<StoredLists>`.
+// Sixteen bytes less per known URL than the three lists beside an `Option<StoredLists>`.
 const _: () = assert!(std::mem::size_of::<Lists>() == std::mem::size_of::<HeldLists>());
 
 impl Default for Lists {
@@ -56,13 +56,13 @@ impl Lists {
 /// of arrival (the crawl's discovery keeps them).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct HeldLists {
-    /// The first `<a href>` links to the URL, by linking page and line ([`InboundLinks`](super::InboundLinks)
-    /// counts them all).
+    /// The first `<a href>` links to the URL, by linking page and line
+    /// ([`InboundLinks`](super::InboundLinks) counts them all).
     pub(crate) samples: ThinVec<LinkSample>,
     /// Pages referencing the URL as an asset, canonical, hreflang alternate or redirect
     /// target, and sitemaps naming it as an `xhtml:link` hreflang alternate (`from` is the
-    /// sitemap URL): the first few; [`Resource::other_references`](super::Resource::other_references)
-    /// counts the rest.
+    /// sitemap URL): the first few;
+    /// [`Resource::other_references`](super::Resource::other_references) counts the rest.
     pub(crate) references: ThinVec<Reference>,
     /// Sitemap entries listing the URL, by sitemap and line.
     pub(crate) listed_in: ThinVec<SitemapListing>,
@@ -71,10 +71,9 @@ pub(crate) struct HeldLists {
 /// Where a resource's lists are in the page store, and how many sitemap entries list it (rules
 /// ask that of every URL, so it stays at hand).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct StoredLists {
+pub(crate) struct StoredLists {
     offset: u64,
-    /// A record is never empty: the zero is `Option<StoredLists>`'s, which then takes no more
-    /// room than this.
+    /// A record is never empty (no encoder writes one).
     len: NonZeroU32,
     pub(crate) listings: u32,
 }

@@ -21,7 +21,6 @@ pub use environment::{
 };
 pub use fetch::{FailureKind, Received};
 pub use kept_headers::{KEPT_HEADER_LINES, KeptHeader, KeptHeaders};
-pub use lists::StoredLists;
 pub use page_store::{MemoryPageStore, PageKey, PageStore};
 pub use rendered::{BlockedRequest, RenderCapture, RenderOutcome, RenderedPage};
 pub use robots_file::{RobotsEffect, RobotsFile, RobotsOverride};
@@ -34,7 +33,7 @@ use crate::robots::Issue;
 use crate::robots::lint::{LintOptions, lint};
 use crate::signals::{AssetKind, Directives, LinkRel, Profile, Signals};
 use jiff::Timestamp;
-use lists::{Lists, ListsRecord};
+use lists::{Lists, ListsRecord, StoredLists};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
