@@ -512,8 +512,12 @@ impl Driver<'_> {
 
     /// Whether a request to `host` may start now: the host has room and is due.
     fn can_start(&self, host: &str, now: Instant) -> bool {
+        self.has_room(host) && self.pacing.is_due(host, now)
+    }
+
+    /// Whether `host` has fewer requests in flight than its limit.
+    fn has_room(&self, host: &str) -> bool {
         self.per_host.get(host).copied().unwrap_or(0) < self.host_limit(host)
-            && self.pacing.is_due(host, now)
     }
 
     /// Requests in flight at once to `host` at most ([`HttpOptions::per_host`]).
@@ -525,18 +529,18 @@ impl Driver<'_> {
         }
     }
 
-    /// The earliest time a held-back request's host is due, when one waits for its turn (not
-    /// for a running request to finish).
+    /// When the loop must wake to start a held-back request that waits for its host's turn
+    /// (one whose host is full waits for a running request to finish instead).
     fn next_due(&self) -> Option<Instant> {
         if !self.pacing.any_paced || self.running.len() >= self.concurrency {
             return None;
         }
-        let now = Instant::now();
-        self.waiting
-            .iter()
-            .filter_map(|pending| self.pacing.due(&pending.host))
-            .filter(|due| *due > now)
-            .min()
+        earliest_turn(
+            self.waiting
+                .iter()
+                .filter(|pending| self.has_room(&pending.host))
+                .map(|pending| self.pacing.due(&pending.host)),
+        )
     }
 
     fn start(&mut self, pending: Pending) {
@@ -706,6 +710,15 @@ fn host_key(request: &Request) -> String {
     )
 }
 
+/// The earliest of the turns of held-back requests whose host has room (`None`: a host not
+/// asked yet, due at once). A turn already past counts: it came after `fill` looked at the
+/// clock, and without a wake-up for it a crawl with nothing in flight would wait for its
+/// deadline.
+fn earliest_turn(turns: impl Iterator<Item = Option<Instant>>) -> Option<Instant> {
+    let now = Instant::now();
+    turns.map(|turn| turn.unwrap_or(now)).min()
+}
+
 async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
@@ -716,5 +729,26 @@ async fn sleep_until(deadline: Option<Instant>) {
 fn forward(crawl: &mut Crawl, on_event: &(dyn Fn(&CrawlEvent) + Send + Sync)) {
     for event in crawl.drain_events() {
         on_event(&event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::earliest_turn;
+    use std::time::Duration;
+    use tokio::time::Instant;
+
+    #[test]
+    fn a_turn_that_came_while_the_loop_decided_still_wakes_it() {
+        let past = Instant::now()
+            .checked_sub(Duration::from_millis(1))
+            .unwrap();
+        let later = Instant::now() + Duration::from_secs(1);
+        assert_eq!(
+            earliest_turn([Some(past), Some(later)].into_iter()),
+            Some(past)
+        );
+        assert!(earliest_turn([None, Some(later)].into_iter()).is_some_and(|at| at < later));
+        assert_eq!(earliest_turn(std::iter::empty()), None);
     }
 }
