@@ -570,10 +570,6 @@ fn last_modified(page: &FetchedPage) -> Option<String> {
 
 /// The sitemaps listing `resource`, sorted, each once.
 fn listing_sitemaps(site: &Site, resource: &Resource) -> Vec<String> {
-    // Asked first: the listings of most URLs are none, and may be in the page store.
-    if !resource.is_listed() {
-        return Vec::new();
-    }
     site.listings(resource)
         .iter()
         .map(|l| l.sitemap.to_string())

@@ -120,9 +120,7 @@ impl Crawl {
         let from_link = matches!(via, Via::Link { .. } | Via::Start);
         let fetched = self.fetched_when_found(&via);
         let depth_before = self.slots[index].resource.depth;
-        let lists_before = self.slots[index].resource.lists.held_len();
-        note_found(&mut self.slots[index].resource, &url, depth, via);
-        self.lists_changed(index, lists_before);
+        self.change_lists(index, |resource| note_found(resource, &url, depth, via));
         if self.slots[index].resource.depth != depth_before {
             self.pass_depth_on(index);
         }
@@ -229,16 +227,16 @@ impl Crawl {
         let Some((index, new)) = self.slot_for(&url, ResourceKind::Asset(kind)) else {
             return;
         };
-        let lists_before = self.slots[index].resource.lists.held_len();
-        push_reference(
-            &mut self.slots[index].resource,
-            Reference {
-                from: Arc::clone(from),
-                kind: ReferenceKind::Asset(kind),
-                line,
-            },
-        );
-        self.lists_changed(index, lists_before);
+        self.change_lists(index, |resource| {
+            push_reference(
+                resource,
+                Reference {
+                    from: Arc::clone(from),
+                    kind: ReferenceKind::Asset(kind),
+                    line,
+                },
+            );
+        });
         if !new {
             return;
         }

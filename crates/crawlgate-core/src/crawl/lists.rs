@@ -32,7 +32,16 @@ pub(super) struct ListSpill {
 }
 
 impl Crawl {
-    /// Count what a change to the lists of `index` added (`before` is its `held_len` before it).
+    /// Apply `change` to the resource at `index`, counting what it adds to its lists: every
+    /// change that may add to them goes through here.
+    pub(super) fn change_lists(&mut self, index: usize, change: impl FnOnce(&mut Resource)) {
+        let before = self.slots[index].resource.lists.held_len();
+        change(&mut self.slots[index].resource);
+        self.lists_changed(index, before);
+    }
+
+    /// Count what a change to the lists of `index` added (`before` is its `held_len` before it,
+    /// as [`Crawl::change_lists`] measures it).
     /// Without a page store nothing is spilled, so nothing is counted.
     pub(super) fn lists_changed(&mut self, index: usize, before: usize) {
         if self.writable_page_store().is_none() {

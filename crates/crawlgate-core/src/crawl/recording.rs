@@ -335,16 +335,16 @@ impl Crawl {
         let kind = self.slots[from].resource.kind;
         let depth = self.slots[from].resource.depth;
         let (target, _) = self.slot_for(final_url, kind)?;
-        let lists_before = self.slots[target].resource.lists.held_len();
-        push_reference(
-            &mut self.slots[target].resource,
-            Reference {
-                from: from_url,
-                kind: ReferenceKind::Redirect,
-                line: None,
-            },
-        );
-        self.lists_changed(target, lists_before);
+        self.change_lists(target, |resource| {
+            push_reference(
+                resource,
+                Reference {
+                    from: from_url,
+                    kind: ReferenceKind::Redirect,
+                    line: None,
+                },
+            );
+        });
         // The client followed the redirect, but an excluded page is not recorded as fetched:
         // the chain stays on the source, the target is known and excluded.
         if kind == ResourceKind::Page && self.in_scope(final_url) && self.excluded(final_url) {

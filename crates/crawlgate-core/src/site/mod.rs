@@ -206,9 +206,15 @@ impl Site {
     /// The sitemap entries listing `resource`, by sitemap URL and line.
     pub fn listings<'a>(&'a self, resource: &'a Resource) -> Cow<'a, [SitemapListing]> {
         match &resource.lists {
+            // Most URLs are listed nowhere: their record is not read for that.
+            Lists::Stored(stored) if stored.listings == 0 => Cow::Borrowed(&[]),
             Lists::Stored(stored) => Cow::Owned(self.read_lists(*stored, lists::listings)),
             Lists::Held(held) => Cow::Borrowed(&held.listed_in),
         }
+    }
+
+    fn read_stored(&self, key: PageKey) -> Option<FetchedPage> {
+        self.read_record(key, "a stored page", page_store::decode)
     }
 
     /// One of the lists stored at `stored`, picked by `pick`; empty when the record cannot be
@@ -218,27 +224,37 @@ impl Site {
         stored: StoredLists,
         pick: impl FnOnce(&ListsRecord<'_>) -> Result<Vec<T>, url::ParseError>,
     ) -> Vec<T> {
+        self.read_record(stored.key(), "stored lists", |bytes| {
+            serde_json::from_slice::<ListsRecord<'_>>(bytes)
+                .map_err(|error| error.to_string())
+                .and_then(|lists| pick(&lists).map_err(|error| error.to_string()))
+        })
+        .unwrap_or_default()
+    }
+
+    /// The record at `key` in the page store (`what` it holds, for the error), decoded; `None`
+    /// when it cannot be read back, the first such failure kept as [`Site::page_store_error`].
+    fn read_record<T, E: std::fmt::Display>(
+        &self,
+        key: PageKey,
+        what: &str,
+        decode: impl FnOnce(&[u8]) -> Result<T, E>,
+    ) -> Option<T> {
         thread_local! {
             static RECORD: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
         }
         let Some(store) = &self.page_store else {
             let _ = self
                 .page_store_error
-                .set("stored lists but no page store".to_owned());
-            return Vec::new();
+                .set(format!("{what} but no page store"));
+            return None;
         };
         RECORD
-            .with_borrow_mut(|record| {
-                page_store::read_record(store.as_ref(), stored.key(), record, |bytes| {
-                    serde_json::from_slice::<ListsRecord<'_>>(bytes)
-                        .map_err(|error| error.to_string())
-                        .and_then(|lists| pick(&lists).map_err(|error| error.to_string()))
-                })
-            })
+            .with_borrow_mut(|record| page_store::read_record(store.as_ref(), key, record, decode))
             .map_err(|error| {
                 let _ = self.page_store_error.set(error);
             })
-            .unwrap_or_default()
+            .ok()
     }
 
     /// How many URLs the site knows, whatever the window.
@@ -323,26 +339,6 @@ impl Site {
             }
             _ => None,
         }
-    }
-
-    fn read_stored(&self, key: PageKey) -> Option<FetchedPage> {
-        thread_local! {
-            static RECORD: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
-        }
-        let Some(store) = &self.page_store else {
-            let _ = self
-                .page_store_error
-                .set("a stored page but no page store".to_owned());
-            return None;
-        };
-        RECORD
-            .with_borrow_mut(|record| {
-                page_store::read_record(store.as_ref(), key, record, page_store::decode)
-            })
-            .map_err(|error| {
-                let _ = self.page_store_error.set(error);
-            })
-            .ok()
     }
 
     /// The first failure to read a page back from the page store: when there is one, some
